@@ -1,0 +1,40 @@
+"""Obey robots.txt and page-level robots directives in Scrapy, as Google and RFC 9309 define them.
+
+The robots.txt engine and the directive parser import without Scrapy; the Scrapy
+components are loaded on first use, so ``from scrapy_robots_policy import RobotsTxt``
+stays cheap and dependency-free.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+__all__ = [
+    "Addon",
+    "RobotsDirectives",
+    "RobotsPolicyDownloaderMiddleware",
+    "RobotsPolicySpiderMiddleware",
+    "RobotsTxt",
+]
+
+_HOMES = {
+    "RobotsTxt": "robotstxt",
+    "RobotsDirectives": "directives",
+    "RobotsPolicyDownloaderMiddleware": "downloader",
+    "RobotsPolicySpiderMiddleware": "spider",
+    "Addon": "addon",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -1,0 +1,200 @@
+"""Real parts for crawl tests: a programmable HTTP server on 127.0.0.1 and a crawl runner.
+
+Every crawl runs in a forked child process, because Twisted's reactor cannot be started
+twice in one process; the servers stay in the test process, so what they saw (every
+request, in order) can be asserted after the crawl.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import socket
+import threading
+import time
+import traceback
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass
+class Reply:
+    """What the server answers for one path."""
+
+    status: int = 200
+    body: bytes | str = b""
+    headers: dict[str, str | list[str]] = field(default_factory=dict)
+    delay: float = 0.0  # seconds to wait before answering (timeouts)
+    reset: bool = False  # close the connection without any answer
+    truncate: bool = False  # announce the full length, send half the body, close
+
+
+@dataclass
+class Seen:
+    """One request as the server received it."""
+
+    method: str
+    path: str
+    headers: dict[str, str]
+    at: float
+
+
+Route = Reply | Callable[["Seen"], Reply]
+
+
+class LocalServer:
+    """An HTTP server on 127.0.0.1 with routes set per test, recording every request.
+
+    >>> with LocalServer({"/robots.txt": Reply(body="User-agent: *\\nDisallow: /x")}) as s:
+    ...     s.url("/page")
+    """
+
+    def __init__(self, routes: dict[str, Route] | None = None, default: Route | None = None):
+        self.routes: dict[str, Route] = dict(routes or {})
+        self.default: Route = default or Reply(200, b"<html><body>ok</body></html>",
+                                               {"Content-Type": "text/html"})
+        self.seen: list[Seen] = []
+        self._lock = threading.Lock()
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
+        self._httpd.daemon_threads = True
+        self.port: int = self._httpd.server_address[1]
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+
+    def __enter__(self) -> LocalServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+    @property
+    def origin(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def url(self, path: str = "/") -> str:
+        return self.origin + path
+
+    def hits(self, path: str) -> int:
+        """How many requests asked for exactly this path (query included)."""
+        return sum(1 for s in self.seen if s.path == path)
+
+    def paths(self) -> list[str]:
+        return [s.path for s in self.seen]
+
+    def _answer(self, seen: Seen) -> Reply:
+        route = self.routes.get(seen.path, self.routes.get(seen.path.split("?")[0], self.default))
+        return route(seen) if callable(route) else route
+
+    def _handler_class(self) -> type[BaseHTTPRequestHandler]:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.0"
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_GET(self) -> None:
+                seen = Seen("GET", self.path, {k.lower(): v for k, v in self.headers.items()},
+                            time.monotonic())
+                with server._lock:
+                    server.seen.append(seen)
+                reply = server._answer(seen)
+                if reply.delay:
+                    time.sleep(reply.delay)
+                if reply.reset:
+                    self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                                               b"\x01\x00\x00\x00\x00\x00\x00\x00")
+                    self.connection.close()
+                    return
+                body = reply.body.encode() if isinstance(reply.body, str) else reply.body
+                self.send_response(reply.status)
+                for name, values in reply.headers.items():
+                    for value in [values] if isinstance(values, str) else values:
+                        self.send_header(name, value)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                try:
+                    self.wfile.write(body[: len(body) // 2] if reply.truncate else body)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+
+            do_HEAD = do_GET
+
+        return Handler
+
+
+@dataclass
+class CrawlResult:
+    items: list[dict[str, Any]]
+    stats: dict[str, Any]
+    log: str
+    seconds: float
+
+    def stat(self, key: str, default: Any = 0) -> Any:
+        return self.stats.get(key, default)
+
+
+def _crawl_in_child(conn: Any, spider_cls: type, settings: dict[str, Any],
+                    spider_kwargs: dict[str, Any]) -> None:
+    records: list[str] = []
+
+    class Collect(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(f"{record.levelname} {record.name}: {record.getMessage()}")
+
+    try:
+        from scrapy import signals
+        from scrapy.crawler import CrawlerProcess
+
+        items: list[dict[str, Any]] = []
+        process = CrawlerProcess({"LOG_LEVEL": "DEBUG", "TELNETCONSOLE_ENABLED": False,
+                                  **settings}, install_root_handler=False)
+        root = logging.getLogger()
+        root.setLevel(logging.DEBUG)
+        root.addHandler(Collect())
+        crawler = process.create_crawler(spider_cls)
+
+        def keep(item: Any, **_: Any) -> None:
+            items.append(dict(item))
+
+        crawler.signals.connect(keep, signal=signals.item_scraped)
+        started = time.monotonic()
+        process.crawl(crawler, **spider_kwargs)
+        process.start()
+        conn.send(CrawlResult(items, dict(crawler.stats.get_stats()), "\n".join(records),
+                              time.monotonic() - started))
+    except BaseException:
+        conn.send(CrawlResult([], {}, "\n".join(records) + "\n" + traceback.format_exc(), 0.0))
+    finally:
+        conn.close()
+
+
+def run_crawl(spider_cls: type, settings: dict[str, Any] | None = None, timeout: float = 90,
+              **spider_kwargs: Any) -> CrawlResult:
+    """Run one real Scrapy crawl of ``spider_cls`` in a forked child; return what it did."""
+    ctx = multiprocessing.get_context("fork")
+    parent, child = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_crawl_in_child, args=(child, spider_cls, settings or {},
+                                                     spider_kwargs))
+    proc.start()
+    child.close()
+    if not parent.poll(timeout):
+        proc.kill()
+        raise TimeoutError(f"crawl did not finish within {timeout} s")
+    result: CrawlResult = parent.recv()
+    proc.join(10)
+    if not result.stats:
+        raise RuntimeError("crawl failed:\n" + result.log)
+    return result
+
+
+def free_ports(count: int) -> Iterator[int]:
+    """Ports nobody listens on (for connection-refused cases)."""
+    for _ in range(count):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            yield s.getsockname()[1]

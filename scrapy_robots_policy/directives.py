@@ -1,0 +1,456 @@
+"""Page-level robots directives: ``<meta name="robots">`` tags and ``X-Robots-Tag`` headers.
+
+Pure code: nothing here imports Scrapy, so the parser can be tested, reused by the command
+line and by ``scrapy check`` contracts without a crawl. Every directive remembers where it
+came from (:class:`Directive`), because a dropped item must be explained by "which
+directive, from which header or meta tag", not just by a boolean.
+
+Parsing never raises: a value that does not parse is ignored and described in
+:attr:`RobotsDirectives.problems`, so the caller can log and count it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field, fields, replace
+from datetime import datetime, timedelta, timezone
+from email.utils import parsedate_tz
+from typing import Any
+
+__all__ = ["HEADER", "META", "Directive", "RobotsDirectives", "product_token"]
+
+HEADER = "X-Robots-Tag"
+META = "meta"
+
+#: The meta name and header scope that address every crawler.
+ALL_AGENTS = "robots"
+
+# Directives that take a value after a colon. In an X-Robots-Tag value, ``name:`` is a
+# user-agent prefix unless the name is one of these, so ``max-snippet: 20`` never
+# scopes anything to a crawler called "max-snippet".
+_VALUED = frozenset({"max-snippet", "max-image-preview", "max-video-preview", "unavailable_after"})
+_FLAGS = frozenset({
+    "all", "index", "follow", "noindex", "nofollow", "none", "noarchive", "nosnippet",
+    "notranslate", "noimageindex", "indexifembedded",
+})
+_IMAGE_PREVIEW_ORDER = {"none": 0, "standard": 1, "large": 2}
+
+_PRODUCT_TOKEN = re.compile(r"[A-Za-z_-]+")
+_AGENT_PREFIX = re.compile(r"[^\s:,]+")
+_WEEKDAY = re.compile(
+    r"(?:mon|tue|wed|thu|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?", re.IGNORECASE
+)
+_LEADING_WEEKDAY = re.compile(_WEEKDAY.pattern + r"\b,?\s*", re.IGNORECASE)
+_ISO_8601 = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})"
+    r"(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?"
+    r"\s*(Z|[+-]\d{2}(?::?\d{2})?)?",
+    re.IGNORECASE,
+)
+_INT = re.compile(r"[+-]?\d{1,18}")
+_MAX_DATE_CHARS = 100  # longer than any date format we accept; keeps parsing cheap
+_MAX_PROBLEMS = 20  # a hostile page must not make us keep (and log) a million lines
+
+
+def product_token(user_agent: str) -> str:
+    """The lower-cased product token of a User-Agent, as robots rules name crawlers.
+
+    >>> product_token("MyBot/1.2 (+http://example.com/bot)")
+    'mybot'
+    """
+    match = _PRODUCT_TOKEN.match(user_agent.strip()) if user_agent else None
+    return match.group().lower() if match else ""
+
+
+@dataclass(frozen=True)
+class Directive:
+    """One directive as the site gave it, with its provenance."""
+
+    name: str  # lower-cased: "noindex", "max-snippet", ...
+    value: str | None  # text after the colon for valued directives, as written
+    source: str  # HEADER or META
+    agent: str  # "robots" (every crawler) or the crawler name it was addressed to
+    raw: str  # the whole header value, or the meta tag's content attribute
+
+    @property
+    def text(self) -> str:
+        return self.name if self.value is None else f"{self.name}: {self.value}"
+
+    @property
+    def origin(self) -> str:
+        """Where the directive was found, written the way the site wrote it."""
+        if self.source == HEADER:
+            return f"X-Robots-Tag: {self.raw}"
+        return f'<meta name="{self.agent}" content="{self.raw}">'
+
+    def __str__(self) -> str:
+        return f"{self.text} (from {self.origin})"
+
+
+def _parse_int(value: str | None) -> int | None:
+    """A non-negative count, or -1 for "no limit"; anything else is not a valid value."""
+    if value is None or not _INT.fullmatch(value.strip()):
+        return None
+    number = int(value)
+    return number if number >= -1 else None
+
+
+def _parse_date(text: str | None) -> datetime | None:
+    """``unavailable_after`` dates: RFC 822, RFC 850, asctime or ISO 8601, aware, UTC default."""
+    if not text:
+        return None
+    text = text.strip()
+    if len(text) > _MAX_DATE_CHARS:
+        return None
+    try:
+        iso = _ISO_8601.fullmatch(text)
+        if iso:
+            return _iso_date(iso)
+        rest = _LEADING_WEEKDAY.sub("", text, count=1) if _WEEKDAY.match(text) else text
+        parts = parsedate_tz(rest)
+        if parts is None:  # a date without a time of day means its midnight
+            parts = parsedate_tz(rest + " 00:00:00")
+        if parts is None:
+            return None
+        offset = parts[9] or 0  # no zone, or one the email module does not know: UTC
+        moment = datetime(*parts[:6], tzinfo=timezone(timedelta(seconds=offset)))
+        return moment.astimezone(timezone.utc)
+    except (ValueError, OverflowError, IndexError):
+        return None
+
+
+def _iso_date(match: re.Match[str]) -> datetime:
+    year, month, day, hour, minute, second, fraction, zone = match.groups()
+    micro = int((fraction or "0")[:6].ljust(6, "0"))
+    tz = timezone.utc
+    if zone and zone.upper() != "Z":
+        digits = zone[1:].replace(":", "")
+        delta = timedelta(hours=int(digits[:2]), minutes=int(digits[2:4] or 0))
+        tz = timezone(-delta if zone[0] == "-" else delta)
+    moment = datetime(int(year), int(month), int(day), int(hour or 0), int(minute or 0),
+                      int(second or 0), micro, tzinfo=tz)
+    return moment.astimezone(timezone.utc)
+
+
+def _effect(name: str, value: str | None) -> dict[str, Any] | None:
+    """What one directive sets on :class:`RobotsDirectives`; None when its value is invalid.
+
+    Unknown directives set nothing but are valid: they stay in ``sources`` for user code.
+    """
+    if name in _FLAGS:
+        if name == "none":
+            return {"noindex": True, "nofollow": True}
+        if name in ("all", "index", "follow"):
+            return {}
+        return {name: True}
+    if name == "max-snippet":
+        number = _parse_int(value)
+        if number is None:
+            return None
+        # max-snippet:0 is nosnippet by definition; user code checking nosnippet must see it.
+        return {"max_snippet": number, "nosnippet": True} if number == 0 else {
+            "max_snippet": number}
+    if name == "max-video-preview":
+        number = _parse_int(value)
+        return None if number is None else {"max_video_preview": number}
+    if name == "max-image-preview":
+        setting = (value or "").strip().lower()
+        return {"max_image_preview": setting} if setting in _IMAGE_PREVIEW_ORDER else None
+    if name == "unavailable_after":
+        moment = _parse_date(value)
+        return None if moment is None else {"unavailable_after": moment}
+    return {}
+
+
+def _stricter_count(a: int | None, b: int | None) -> int | None:
+    """The more restrictive of two limits: the smallest non-negative one, -1 means none."""
+    if a is None or a == -1:
+        return b if b is not None else a
+    if b is None or b == -1:
+        return a
+    return min(a, b)
+
+
+def _stricter(name: str, a: Any, b: Any) -> Any:
+    if a is None or a is False:
+        return b if b is not None else a
+    if b is None or b is False:
+        return a
+    if name in ("max_snippet", "max_video_preview"):
+        return _stricter_count(a, b)
+    if name == "max_image_preview":
+        return min(a, b, key=_IMAGE_PREVIEW_ORDER.__getitem__)
+    if name == "unavailable_after":
+        return min(a, b)
+    return a or b
+
+
+def _split_list(value: str) -> Iterable[str]:
+    """Split a comma-separated directive list into its stripped, non-empty pieces.
+
+    RFC 822 and RFC 850 dates carry a comma after the weekday (``unavailable_after:
+    Saturday, 01-Jul-23 15:00:00 GMT``); a weekday alone is joined with the next piece.
+    """
+    pieces = value.split(",")
+    index = 0
+    while index < len(pieces):
+        piece = pieces[index].strip()
+        index += 1
+        if not piece:
+            continue
+        tail = piece.rpartition(":")[2].strip()
+        if index < len(pieces) and "unavailable_after" in piece.lower() and _WEEKDAY.fullmatch(
+                tail):
+            piece = f"{piece}, {pieces[index].strip()}"
+            index += 1
+        yield piece
+
+
+def _name_value(piece: str) -> tuple[str, str | None]:
+    head, colon, rest = piece.partition(":")
+    return head.strip().lower(), (rest.strip() if colon else None)
+
+
+@dataclass(frozen=True)
+class RobotsDirectives:
+    """The page-level directives that apply to one crawler for one response.
+
+    Built from headers and meta tags addressed to ``robots`` and to the crawler's own
+    name; when they conflict the most restrictive wins (see :meth:`combine`).
+    ``sources`` keeps every applicable directive in document order and ``problems``
+    every value that was ignored; neither takes part in equality.
+    """
+
+    noindex: bool = False
+    nofollow: bool = False
+    noarchive: bool = False
+    nosnippet: bool = False
+    notranslate: bool = False
+    noimageindex: bool = False
+    indexifembedded: bool = False
+    max_snippet: int | None = None
+    max_video_preview: int | None = None
+    max_image_preview: str | None = None
+    unavailable_after: datetime | None = None
+    sources: tuple[Directive, ...] = field(default=(), compare=False, repr=False)
+    problems: tuple[str, ...] = field(default=(), compare=False, repr=False)
+
+    # --- construction -------------------------------------------------------------
+
+    @classmethod
+    def from_directives(cls, directives: Iterable[Directive],
+                        problems: Iterable[str] = ()) -> RobotsDirectives:
+        """Fold already-applicable directives into one value, the most restrictive winning."""
+        values: dict[str, Any] = {}
+        kept: list[Directive] = []
+        for directive in directives:
+            effect = _effect(directive.name, directive.value)
+            if effect is None:
+                continue
+            kept.append(directive)
+            for name, value in effect.items():
+                values[name] = _stricter(name, values.get(name), value)
+        return cls(**values, sources=tuple(kept), problems=tuple(problems)[:_MAX_PROBLEMS])
+
+    @classmethod
+    def from_x_robots_tag(cls, values: Iterable[str | bytes] | str | bytes,
+                          user_agent: str) -> RobotsDirectives:
+        """Directives from every ``X-Robots-Tag`` header value of a response.
+
+        A ``name:`` prefix scopes the rest of its value to that crawler (it may appear
+        mid-list: ``noindex, mybot: nofollow``); only ``robots``-wide and our own apply.
+        """
+        agent = product_token(user_agent)
+        if isinstance(values, (str, bytes)):
+            values = [values]
+        found: list[Directive] = []
+        problems: list[str] = []
+        for raw_value in values:
+            raw = _text(raw_value)
+            scope = ALL_AGENTS
+            for piece in _split_list(raw):
+                name, value = _name_value(piece)
+                if (value is not None and name not in _VALUED and name not in _FLAGS
+                        and _AGENT_PREFIX.fullmatch(name)):
+                    scope = product_token(name) or name
+                    if not value:
+                        continue
+                    name, value = _name_value(value)
+                if not name or scope not in (ALL_AGENTS, agent):
+                    continue
+                directive = Directive(name, value, HEADER, scope, raw)
+                if _effect(name, value) is None:
+                    problems.append(f"ignored invalid {directive}")
+                else:
+                    found.append(directive)
+        return cls.from_directives(found, problems)
+
+    @classmethod
+    def from_meta(cls, tags: Iterable[tuple[str, str]], user_agent: str) -> RobotsDirectives:
+        """Directives from ``(name, content)`` pairs of meta tags; other names are skipped."""
+        agent = product_token(user_agent)
+        found: list[Directive] = []
+        problems: list[str] = []
+        for meta_name, content in tags:
+            scope = meta_name.strip().lower()
+            if scope != ALL_AGENTS and (not agent or scope != agent):
+                continue
+            for piece in _split_list(content):
+                name, value = _name_value(piece)
+                if not name:
+                    continue
+                directive = Directive(name, value, META, scope, content)
+                if _effect(name, value) is None:
+                    problems.append(f"ignored invalid {directive}")
+                else:
+                    found.append(directive)
+        return cls.from_directives(found, problems)
+
+    @classmethod
+    def from_selector(cls, selector: Any, user_agent: str) -> RobotsDirectives:
+        """Directives from the meta tags of an already parsed document (a parsel Selector).
+
+        Reusing the response's own selector means the page is parsed once, whether the
+        spider queries it before or after us.
+        """
+        agent = product_token(user_agent)
+        if getattr(selector, "type", "html") == "html":
+            element = "meta"  # lxml's HTML parser drops namespaces: the fast path
+        else:
+            element = "*[local-name()='meta']"  # XHTML parsed as XML is namespaced
+        name = "translate(normalize-space(@name), $upper, $lower)"
+        wanted = f"{name} = 'robots'" + (f" or {name} = $agent" if agent else "")
+        query = f"//{element}[@content][{wanted}]"
+        nodes = selector.xpath(query, upper="ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+                               lower="abcdefghijklmnopqrstuvwxyz", agent=agent)
+        tags = [(node.attrib.get("name", ""), node.attrib.get("content", "")) for node in nodes]
+        return cls.from_meta(tags, user_agent)
+
+    @classmethod
+    def from_html(cls, html: str | bytes, user_agent: str) -> RobotsDirectives:
+        """Directives from the robots meta tags of an HTML (or XHTML) document."""
+        try:
+            from parsel import Selector
+
+            if isinstance(html, bytes):
+                from w3lib.encoding import html_to_unicode
+
+                html = html_to_unicode(None, html)[1]
+            if not html.strip():
+                return cls()
+            return cls.from_selector(Selector(text=html, type="html"), user_agent)
+        except Exception as error:  # lxml refuses some inputs; bad HTML must never raise
+            return cls(problems=(f"could not parse HTML: {error!r}",))
+
+    @classmethod
+    def from_response(cls, response: Any, user_agent: str) -> RobotsDirectives:
+        """Directives of a Scrapy response: its headers, and its meta tags if it is HTML."""
+        problems: list[str] = []
+        try:
+            headers = response.headers.getlist(b"X-Robots-Tag")
+        except Exception as error:
+            headers = []
+            problems.append(f"could not read X-Robots-Tag headers: {error!r}")
+        result = cls.from_x_robots_tag(headers, user_agent)
+        if _is_html(response):
+            try:
+                selector = response.selector
+            except Exception as error:
+                problems.append(f"could not parse HTML: {error!r}")
+            else:
+                try:
+                    result = result.combine(cls.from_selector(selector, user_agent))
+                except Exception as error:
+                    problems.append(f"could not read meta tags: {error!r}")
+        if problems:
+            result = replace(result, problems=(*result.problems, *problems)[:_MAX_PROBLEMS])
+        return result
+
+    # --- combination and questions --------------------------------------------------
+
+    def combine(self, *others: RobotsDirectives) -> RobotsDirectives:
+        """These directives together with others, the most restrictive value winning."""
+        values = {f.name: getattr(self, f.name) for f in fields(self) if f.compare}
+        sources = list(self.sources)
+        problems = list(self.problems)
+        for other in others:
+            for name in values:
+                values[name] = _stricter(name, values[name], getattr(other, name))
+            sources.extend(other.sources)
+            problems.extend(other.problems)
+        return type(self)(**values, sources=tuple(sources),
+                          problems=tuple(problems)[:_MAX_PROBLEMS])
+
+    def indexable(self, now: datetime | None = None) -> bool:
+        """False for noindex (or ``none``), or once ``unavailable_after`` has passed."""
+        return self.why_not_indexable(now) is None
+
+    def why_not_indexable(self, now: datetime | None = None) -> Directive | None:
+        """The directive that makes the page not indexable at ``now``, if any."""
+        if self.noindex:
+            return self.decided_by("noindex")
+        if self.unavailable_after is not None and _aware(now) > self.unavailable_after:
+            return self.decided_by("unavailable_after")
+        return None
+
+    def decided_by(self, attribute: str) -> Directive | None:
+        """The first directive that gave ``attribute`` its (restrictive) value."""
+        wanted = getattr(self, attribute)
+        if wanted is None or wanted is False:
+            return None
+        for directive in self.sources:
+            effect = _effect(directive.name, directive.value) or {}
+            if effect.get(attribute) == wanted:
+                return directive
+        return None
+
+    @property
+    def others(self) -> tuple[Directive, ...]:
+        """Directives this class has no attribute for (``noai``, ...), for user code."""
+        return tuple(d for d in self.sources if d.name not in _FLAGS and d.name not in _VALUED)
+
+    @property
+    def tokens(self) -> frozenset[str]:
+        """The effective directives as tokens: ``noindex``, ``max-snippet:20``, ..."""
+        found = set()
+        for key, value in self.as_dict().items():
+            token = key.replace("_", "-") if key != "unavailable_after" else key
+            found.add(token if value is True else f"{token}:{value}")
+        return frozenset(found)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The restrictive directives only, JSON-friendly (dates in ISO 8601), for items."""
+        result: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if not f.compare or value is None or value is False:
+                continue
+            result[f.name] = value.isoformat() if isinstance(value, datetime) else value
+        return result
+
+
+def _aware(now: datetime | None) -> datetime:
+    if now is None:
+        return datetime.now(timezone.utc)
+    return now if now.tzinfo is not None else now.replace(tzinfo=timezone.utc)
+
+
+def _text(value: str | bytes) -> str:
+    if isinstance(value, bytes):
+        return value.decode("utf-8", errors="replace")
+    return str(value)
+
+
+def _is_html(response: Any) -> bool:
+    """Scrapy's own choice (HtmlResponse), or XHTML served with its XML media type."""
+    if any(cls.__name__ == "HtmlResponse" for cls in type(response).__mro__):
+        return True
+    if not hasattr(response, "selector"):
+        return False
+    try:
+        content_type = response.headers.get(b"Content-Type") or b""
+    except Exception:
+        return False
+    mime = content_type.split(b";")[0].strip().lower()
+    return mime == b"application/xhtml+xml"

@@ -6,7 +6,8 @@ came from (:class:`Directive`), because a dropped item must be explained by "whi
 directive, from which header or meta tag", not just by a boolean.
 
 Parsing never raises: a value that does not parse is ignored and described in
-:attr:`RobotsDirectives.problems`, so the caller can log and count it.
+:attr:`RobotsDirectives.problems`, a document that cannot be read at all in
+:attr:`RobotsDirectives.errors`, so the caller can log and count both.
 """
 
 from __future__ import annotations
@@ -218,8 +219,9 @@ class RobotsDirectives:
 
     Built from headers and meta tags addressed to ``robots`` and to the crawler's own
     name; when they conflict the most restrictive wins (see :meth:`combine`).
-    ``sources`` keeps every applicable directive in document order and ``problems``
-    every value that was ignored; neither takes part in equality.
+    ``sources`` keeps every applicable directive in document order, ``problems`` every
+    value that was ignored and ``errors`` what could not be read at all; none of them
+    takes part in equality.
     """
 
     noindex: bool = False
@@ -235,6 +237,7 @@ class RobotsDirectives:
     unavailable_after: datetime | None = None
     sources: tuple[Directive, ...] = field(default=(), compare=False, repr=False)
     problems: tuple[str, ...] = field(default=(), compare=False, repr=False)
+    errors: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     # --- construction -------------------------------------------------------------
 
@@ -281,7 +284,8 @@ class RobotsDirectives:
                     continue
                 directive = Directive(name, value, HEADER, scope, raw)
                 if _effect(name, value) is None:
-                    problems.append(f"ignored invalid {directive}")
+                    if len(problems) < _MAX_PROBLEMS:
+                        problems.append(f"ignored invalid {directive}")
                 else:
                     found.append(directive)
         return cls.from_directives(found, problems)
@@ -302,7 +306,8 @@ class RobotsDirectives:
                     continue
                 directive = Directive(name, value, META, scope, content)
                 if _effect(name, value) is None:
-                    problems.append(f"ignored invalid {directive}")
+                    if len(problems) < _MAX_PROBLEMS:
+                        problems.append(f"ignored invalid {directive}")
                 else:
                     found.append(directive)
         return cls.from_directives(found, problems)
@@ -341,30 +346,30 @@ class RobotsDirectives:
                 return cls()
             return cls.from_selector(Selector(text=html, type="html"), user_agent)
         except Exception as error:  # lxml refuses some inputs; bad HTML must never raise
-            return cls(problems=(f"could not parse HTML: {error!r}",))
+            return cls(errors=(f"could not parse HTML: {error!r}",))
 
     @classmethod
     def from_response(cls, response: Any, user_agent: str) -> RobotsDirectives:
         """Directives of a Scrapy response: its headers, and its meta tags if it is HTML."""
-        problems: list[str] = []
+        errors: list[str] = []
         try:
             headers = response.headers.getlist(b"X-Robots-Tag")
         except Exception as error:
             headers = []
-            problems.append(f"could not read X-Robots-Tag headers: {error!r}")
+            errors.append(f"could not read X-Robots-Tag headers: {error!r}")
         result = cls.from_x_robots_tag(headers, user_agent)
         if _is_html(response):
             try:
                 selector = response.selector
             except Exception as error:
-                problems.append(f"could not parse HTML: {error!r}")
+                errors.append(f"could not parse HTML: {error!r}")
             else:
                 try:
                     result = result.combine(cls.from_selector(selector, user_agent))
                 except Exception as error:
-                    problems.append(f"could not read meta tags: {error!r}")
-        if problems:
-            result = replace(result, problems=(*result.problems, *problems)[:_MAX_PROBLEMS])
+                    errors.append(f"could not read meta tags: {error!r}")
+        if errors:
+            result = replace(result, errors=(*result.errors, *errors))
         return result
 
     # --- combination and questions --------------------------------------------------
@@ -374,25 +379,31 @@ class RobotsDirectives:
         values = {f.name: getattr(self, f.name) for f in fields(self) if f.compare}
         sources = list(self.sources)
         problems = list(self.problems)
+        errors = list(self.errors)
         for other in others:
             for name in values:
                 values[name] = _stricter(name, values[name], getattr(other, name))
             sources.extend(other.sources)
             problems.extend(other.problems)
+            errors.extend(other.errors)
         return type(self)(**values, sources=tuple(sources),
-                          problems=tuple(problems)[:_MAX_PROBLEMS])
+                          problems=tuple(problems)[:_MAX_PROBLEMS], errors=tuple(errors))
 
     def indexable(self, now: datetime | None = None) -> bool:
         """False for noindex (or ``none``), or once ``unavailable_after`` has passed."""
-        return self.why_not_indexable(now) is None
+        return not self.noindex and not self._expired(now)
 
     def why_not_indexable(self, now: datetime | None = None) -> Directive | None:
-        """The directive that makes the page not indexable at ``now``, if any."""
+        """The directive that makes the page not indexable at ``now``, if any is recorded."""
         if self.noindex:
             return self.decided_by("noindex")
-        if self.unavailable_after is not None and _aware(now) > self.unavailable_after:
+        if self._expired(now):
             return self.decided_by("unavailable_after")
         return None
+
+    def _expired(self, now: datetime | None) -> bool:
+        # "Do not show after that moment": the moment itself is still fine.
+        return self.unavailable_after is not None and _aware(now) > self.unavailable_after
 
     def decided_by(self, attribute: str) -> Directive | None:
         """The first directive that gave ``attribute`` its (restrictive) value."""

@@ -1,0 +1,343 @@
+"""Real crawls against a local server: page-level directives drop items and stop links.
+
+One site holds a page per directive form (meta tags, X-Robots-Tag with and without a
+user-agent prefix, ...); each form page links to a child page. An item missing for a
+form page means its items were dropped; its child never requested means its links were
+not followed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import pytest
+import scrapy
+
+from tests.support import LocalServer, Reply, run_crawl
+
+MIDDLEWARE = "scrapy_robots_policy.spider.RobotsPolicySpiderMiddleware"
+AGENT = "TestBot/1.0 (+http://127.0.0.1/bot)"
+BASE_SETTINGS: dict[str, Any] = {
+    "ROBOTSTXT_OBEY": False,
+    "USER_AGENT": AGENT,
+    "SPIDER_MIDDLEWARES": {MIDDLEWARE: 950},
+}
+
+
+@dataclass
+class Form:
+    metas: list[tuple[str, str]] = field(default_factory=list)
+    headers: list[str] = field(default_factory=list)
+    item: bool = True  # the form page's item reaches the item pipeline
+    follow: bool = True  # its child page is requested
+    content_type: str = "text/html; charset=utf-8"
+    rel: str = ""
+
+
+FORMS: dict[str, Form] = {
+    "plain": Form(),
+    "meta-robots-noindex": Form(metas=[("robots", "noindex")], item=False),
+    "meta-robots-nofollow": Form(metas=[("robots", "nofollow")], follow=False),
+    "meta-robots-none": Form(metas=[("robots", "none")], item=False, follow=False),
+    "meta-agent-noindex": Form(metas=[("testbot", "noindex")], item=False),
+    "meta-agent-nofollow": Form(metas=[("TestBot", "NoFollow")], follow=False),
+    "meta-combined": Form(metas=[("robots", "nofollow"), ("testbot", "noindex")], item=False,
+                          follow=False),
+    "meta-unavailable-past": Form(metas=[("robots", "unavailable_after: 2020-09-21")],
+                                  item=False),
+    "meta-unavailable-future": Form(metas=[("robots", "unavailable_after: 2999-01-01")]),
+    "meta-snippet-only": Form(metas=[("robots", "nosnippet, noarchive, max-snippet:5")]),
+    "header-noindex": Form(headers=["noindex"], item=False),
+    "header-nofollow": Form(headers=["nofollow"], follow=False),
+    "header-none": Form(headers=["none"], item=False, follow=False),
+    "header-agent-prefix": Form(headers=["testbot: noindex"], item=False),
+    "header-agent-prefix-nofollow": Form(headers=["TestBot: nofollow"], follow=False),
+    "header-mid-list": Form(headers=["noarchive, testbot: nofollow"], follow=False),
+    "header-two": Form(headers=["noarchive", "testbot: noindex, nofollow"], item=False,
+                       follow=False),
+    "header-unavailable-past": Form(
+        headers=["unavailable_after: Saturday, 01-Jul-23 15:00:00 GMT"], item=False),
+    "header-unavailable-future": Form(headers=["unavailable_after: 25 Jun 2999 15:00:00 PST"]),
+    "header-and-meta": Form(metas=[("robots", "nofollow")], headers=["testbot: noindex"],
+                            item=False, follow=False),
+    "other-meta": Form(metas=[("otherbot", "none")]),
+    "other-header": Form(headers=["otherbot: noindex, nofollow"]),
+    "other-mid-list": Form(headers=["testbot: noarchive, otherbot: noindex, nofollow"]),
+    "related-crawler": Form(metas=[("testbot-news", "noindex, nofollow")]),
+    "rel-nofollow-link": Form(rel="nofollow"),
+    # a page that is not HTML: only the header counts, meta-like text does not
+    "text-with-meta-text": Form(metas=[("robots", "noindex, nofollow")],
+                                content_type="text/plain"),
+    "text-with-header": Form(headers=["noindex, nofollow"], content_type="text/plain",
+                             item=False, follow=False),
+}
+
+
+def form_page(name: str, form: Form) -> Reply:
+    metas = "".join(f'<meta name="{n}" content="{c}">' for n, c in form.metas)
+    rel = f' rel="{form.rel}"' if form.rel else ""
+    body = (f"<html><head><title>{name}</title>{metas}</head><body>"
+            f'<a href="/f/{name}/child"{rel}>child</a></body></html>')
+    headers: dict[str, str | list[str]] = {"Content-Type": form.content_type}
+    if form.headers:
+        headers["X-Robots-Tag"] = form.headers
+    return Reply(200, body, headers)
+
+
+def child_page() -> Reply:
+    return Reply(200, "<html><body><p>child</p></body></html>", {"Content-Type": "text/html"})
+
+
+def forms_site() -> dict[str, Reply]:
+    links = "".join(f'<a href="/f/{name}">{name}</a>' for name in FORMS)
+    routes = {"/": Reply(200, f"<html><body>{links}</body></html>",
+                         {"Content-Type": "text/html"})}
+    for name, form in FORMS.items():
+        routes[f"/f/{name}"] = form_page(name, form)
+        routes[f"/f/{name}/child"] = child_page()
+    return routes
+
+
+class PageSpider(scrapy.Spider):
+    """Yields one item per page, follows every link, and any path in X-Test-Follow."""
+
+    name = "pages"
+
+    def parse(self, response):
+        directives = response.meta.get("robots_directives")
+        yield {"url": response.url,
+               "seen": None if directives is None else directives.as_dict()}
+        if isinstance(response, scrapy.http.TextResponse):
+            for href in response.css("a::attr(href), area::attr(href)").getall():
+                yield response.follow(href, self.parse)
+        for path in response.headers.getlist(b"X-Test-Follow"):
+            yield response.follow(path.decode(), self.parse)
+
+
+def path_of(url: str) -> str:
+    return "/" + url.split("/", 3)[3]
+
+
+def crawl(routes: dict[str, Reply], spider: type[scrapy.Spider] = PageSpider,
+          **settings: Any):
+    with LocalServer(routes) as server:
+        result = run_crawl(spider, {**BASE_SETTINGS, **settings}, start_urls=[server.url("/")])
+    items = {path_of(item["url"]): item for item in result.items}
+    return server, result, items
+
+
+@pytest.fixture(scope="module")
+def forms_crawl():
+    return crawl(forms_site())
+
+
+@pytest.mark.parametrize("name", list(FORMS))
+def test_each_directive_form_drops_items_and_stops_links(forms_crawl, name):
+    server, _, items = forms_crawl
+    form = FORMS[name]
+    assert server.hits(f"/f/{name}") == 1
+    assert (f"/f/{name}" in items) is form.item
+    assert (server.hits(f"/f/{name}/child") == 1) is form.follow
+    if form.follow:  # the child of a followed page is an ordinary page
+        assert f"/f/{name}/child" in items
+
+
+def test_stats_count_each_decision_by_directive(forms_crawl):
+    _, result, _ = forms_crawl
+    not_indexable = [n for n, f in FORMS.items() if not f.item]
+    not_followed = [n for n, f in FORMS.items() if not f.follow]
+    assert result.stat("robots_policy/items_dropped") == len(not_indexable)
+    assert result.stat("robots_policy/requests_dropped") == len(not_followed)
+    assert result.stat("robots_policy/responses/noindex") == len(not_indexable)
+    assert result.stat("robots_policy/responses/nofollow") == len(not_followed)
+    assert result.stat("robots_policy/items_dropped/unavailable_after") == 2
+    assert result.stat("robots_policy/items_dropped/none") == 2
+    assert result.stat("robots_policy/requests_dropped/none") == 2
+    assert result.stat("robots_policy/items_dropped/noindex") == len(not_indexable) - 4
+    assert result.stat("robots_policy/response_count") == 1 + 2 * len(FORMS) - len(not_followed)
+
+
+def test_debug_log_names_url_directive_and_source(forms_crawl):
+    server, result, _ = forms_crawl
+    assert (f"DEBUG scrapy_robots_policy.spider: Dropped an item of "
+            f"{server.url('/f/header-agent-prefix')}: noindex (from X-Robots-Tag: testbot: "
+            f"noindex)") in result.log
+    assert (f"Not following <GET {server.url('/f/meta-agent-nofollow/child')}> of "
+            f"{server.url('/f/meta-agent-nofollow')}: nofollow (from <meta name=\"testbot\" "
+            f"content=\"NoFollow\">)") in result.log
+    assert "unavailable_after: 2020-09-21 (from <meta" in result.log
+
+
+def test_callbacks_see_the_directives_in_response_meta(forms_crawl):
+    _, _, items = forms_crawl
+    assert items["/f/meta-snippet-only"]["seen"] == {
+        "noarchive": True, "nosnippet": True, "max_snippet": 5}
+    assert items["/f/header-unavailable-future"]["seen"] == {
+        "unavailable_after": "2999-06-25T23:00:00+00:00"}
+    assert items["/f/plain"]["seen"] == {}
+    assert items["/f/other-header"]["seen"] == {}
+
+
+# --- settings --------------------------------------------------------------------------
+
+
+def test_drop_noindex_off_keeps_items_and_annotates_them():
+    _, result, items = crawl(forms_site(), ROBOTS_POLICY_DROP_NOINDEX=False,
+                             ROBOTS_POLICY_ITEM_FIELD="robots")
+    assert all(f"/f/{name}" in items for name in FORMS)
+    assert items["/f/header-noindex"]["robots"] == {"noindex": True}
+    assert items["/f/meta-robots-none"]["robots"] == {"noindex": True, "nofollow": True}
+    assert items["/f/plain"]["robots"] == {}
+    assert result.stat("robots_policy/items_dropped") == 0
+    assert result.stat("robots_policy/requests_dropped") > 0  # nofollow still obeyed
+
+
+def test_obey_nofollow_off_follows_every_link():
+    server, result, items = crawl(forms_site(), ROBOTS_POLICY_OBEY_NOFOLLOW=False)
+    assert all(server.hits(f"/f/{name}/child") == 1 for name in FORMS)
+    assert "/f/header-noindex" not in items  # noindex still obeyed
+    assert result.stat("robots_policy/requests_dropped") == 0
+
+
+def test_directives_obey_off_disables_the_middleware():
+    server, result, items = crawl(forms_site(), ROBOTS_POLICY_DIRECTIVES_OBEY=False)
+    assert all(f"/f/{name}" in items for name in FORMS)
+    assert all(server.hits(f"/f/{name}/child") == 1 for name in FORMS)
+    assert items["/f/header-noindex"]["seen"] is None
+    assert not any(key.startswith("robots_policy/") for key in result.stats)
+
+
+NOFOLLOW_WITH_EXTRA = {
+    "/": Reply(200, '<html><head><meta name="robots" content="nofollow"></head><body>'
+                    '<a href="/linked">a</a><area href="linked-area"><a href="/shared">s</a>'
+                    "</body></html>",
+               {"Content-Type": "text/html", "X-Test-Follow": ["/api/next", "/shared"]}),
+}
+
+
+def test_links_only_mode_keeps_requests_that_are_not_links_on_the_page():
+    server, result, _ = crawl(NOFOLLOW_WITH_EXTRA, ROBOTS_POLICY_NOFOLLOW_LINKS_ONLY=True)
+    assert server.hits("/api/next") == 1
+    assert server.hits("/linked") == 0
+    assert server.hits("/linked-area") == 0
+    assert server.hits("/shared") == 0  # also a link on the page
+    assert result.stat("robots_policy/requests_dropped/nofollow") == 4  # /shared twice
+
+
+def test_by_default_nofollow_drops_every_request_of_the_page():
+    server, _, _ = crawl(NOFOLLOW_WITH_EXTRA)
+    assert server.hits("/api/next") == 0
+    assert server.hits("/linked") == 0
+
+
+REL_LINKS = {
+    "/": Reply(200, '<html><head><base href="/dir/"></head><body>'
+                    '<a rel="nofollow" href="a">a</a>'
+                    '<a rel="noopener NoFollow" href="/b">b</a>'
+                    '<a href="c">c</a>'
+                    '<a rel="nofollow" href="d">d</a><a href="d">d again</a>'
+                    '<a rel="ugc" href="e">e</a>'
+                    "</body></html>", {"Content-Type": "text/html"}),
+}
+
+
+def test_rel_nofollow_mode_skips_links_marked_nofollow():
+    server, result, _ = crawl(REL_LINKS, ROBOTS_POLICY_OBEY_REL_NOFOLLOW=True)
+    assert server.hits("/dir/a") == 0
+    assert server.hits("/b") == 0
+    assert server.hits("/dir/c") == 1
+    assert server.hits("/dir/d") == 1  # also linked without rel=nofollow
+    assert server.hits("/dir/e") == 1
+    assert result.stat("robots_policy/requests_dropped/rel_nofollow") == 2
+
+
+def test_rel_nofollow_is_followed_by_default():
+    server, _, _ = crawl(REL_LINKS)
+    assert server.hits("/dir/a") == 1
+    assert server.hits("/b") == 1
+
+
+# --- per spider and per request --------------------------------------------------------
+
+
+class OtherBotSpider(PageSpider):
+    name = "otherbot-by-setting"
+    custom_settings: ClassVar[dict[str, Any]] = {"ROBOTSTXT_USER_AGENT": "OtherBot"}
+
+
+class OtherBotUserAgentSpider(PageSpider):
+    name = "otherbot-by-user-agent"
+    custom_settings: ClassVar[dict[str, Any]] = {"USER_AGENT": "OtherBot/3.0"}
+
+
+@pytest.mark.parametrize("spider", [OtherBotSpider, OtherBotUserAgentSpider])
+def test_custom_settings_change_whose_directives_apply(spider):
+    server, _, items = crawl(forms_site(), spider)
+    assert "/f/meta-agent-noindex" in items  # addressed to testbot: not ours any more
+    assert server.hits("/f/header-agent-prefix-nofollow/child") == 1
+    assert "/f/other-meta" not in items  # addressed to otherbot: ours now
+    assert server.hits("/f/other-header/child") == 0
+    assert "/f/meta-robots-noindex" not in items  # robots applies to everyone
+
+
+class OptOutSpider(PageSpider):
+    name = "opt-out"
+
+    async def start(self):
+        yield scrapy.Request(self.start_urls[0], meta={"dont_obey_robotstxt": True})
+
+
+def test_dont_obey_robotstxt_request_meta_opts_out():
+    routes = {"/": Reply(200, '<meta name="robots" content="none"><a href="/next">n</a>',
+                         {"Content-Type": "text/html"})}
+    server, _, items = crawl(routes, OptOutSpider)
+    assert items["/"]["seen"] == {"noindex": True, "nofollow": True}
+    assert server.hits("/next") == 1
+
+
+class AsyncSpider(PageSpider):
+    name = "async"
+
+    async def parse(self, response):
+        for obj in super().parse(response):
+            yield obj
+
+
+def test_async_callbacks_are_filtered_too():
+    routes = {"/": Reply(200, '<meta name="robots" content="none"><a href="/next">n</a>',
+                         {"Content-Type": "text/html"}),
+              "/ok": Reply(200, '<a href="/next2">n</a>', {"Content-Type": "text/html"})}
+    routes["/"].headers["X-Test-Follow"] = "/ok"
+    server, _, items = crawl(routes, AsyncSpider, ROBOTS_POLICY_NOFOLLOW_LINKS_ONLY=True)
+    assert "/" not in items
+    assert server.hits("/next") == 0
+    assert server.hits("/ok") == 1
+    assert "/ok" in items
+    assert server.hits("/next2") == 1
+
+
+# --- bad input -------------------------------------------------------------------------
+
+
+def test_bad_input_never_stops_the_crawl():
+    routes = {
+        "/": Reply(200, '<a href="/binary">b</a><a href="/badheader">h</a>'
+                        '<a href="/badvalue">v</a><a href="/empty">e</a>',
+                   {"Content-Type": "text/html"}),
+        "/binary": Reply(200, bytes(range(256)) * 100, {"Content-Type": "text/html"}),
+        "/badheader": Reply(200, "<p>x</p>", {"Content-Type": "text/html",
+                                              "X-Robots-Tag": ["\xff\xfe\x00noarchive",
+                                                               "testbot: noindex"]}),
+        "/badvalue": Reply(200, '<meta name="robots" content="max-snippet:many, nofollow">',
+                           {"Content-Type": "text/html"}),
+        "/empty": Reply(200, b"", {"Content-Type": "text/html"}),
+    }
+    _, result, items = crawl(routes)
+    assert {"/", "/binary", "/badvalue", "/empty"} <= set(items)
+    assert "/badheader" not in items  # the valid part of the header still counts
+    assert items["/badvalue"]["seen"] == {"nofollow": True}
+    assert result.stat("robots_policy/invalid_directives") == 1
+    assert "ignored invalid max-snippet: many" in result.log
+    assert "Traceback" not in result.log
+    assert result.stat("spider_exceptions", 0) == 0

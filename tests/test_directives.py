@@ -1,0 +1,442 @@
+"""RobotsDirectives: parsing of X-Robots-Tag headers and robots meta tags, and combination.
+
+The tables hold every example of SPEC.md section 6 and of the meta-tag seeds
+(seeds/000_*, the newest edition, and seeds/001_*).
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scrapy.http import HtmlResponse, Response, TextResponse, XmlResponse
+
+from scrapy_robots_policy import RobotsDirectives
+from scrapy_robots_policy.directives import HEADER, META, product_token
+
+UTC = timezone.utc
+R = RobotsDirectives
+
+
+def meta(*tags: tuple[str, str]) -> str:
+    heads = "".join(f'<meta name="{name}" content="{content}">' for name, content in tags)
+    return f"<html><head>{heads}</head><body><p>text</p></body></html>"
+
+
+# --- examples of the specification ---------------------------------------------------------
+
+SPEC_HEADER_EXAMPLES = [
+    # (header values, user agent, expected)
+    (["noindex"], "googlebot", R(noindex=True)),
+    (["noindex, nofollow"], "anybot", R(noindex=True, nofollow=True)),
+    (["noarchive", "unavailable_after: 25 Jun 2010 15:00:00 PST"], "googlebot",
+     R(noarchive=True, unavailable_after=datetime(2010, 6, 25, 23, 0, tzinfo=UTC))),
+    (["googlebot: nofollow", "otherbot: noindex, nofollow"], "googlebot", R(nofollow=True)),
+    (["googlebot: nofollow", "otherbot: noindex, nofollow"], "otherbot",
+     R(noindex=True, nofollow=True)),
+    (["googlebot: nofollow", "otherbot: noindex, nofollow"], "thirdbot", R()),
+    (["unavailable_after: Saturday, 01-Jul-23 15:00:00 GMT"], "anybot",
+     R(unavailable_after=datetime(2023, 7, 1, 15, 0, tzinfo=UTC))),
+    (["GoogleBot: NoFollow"], "googlebot", R(nofollow=True)),
+]
+
+SPEC_META_EXAMPLES = [
+    # (meta tags, user agent, expected)
+    ([("robots", "noindex")], "anybot", R(noindex=True)),
+    ([("googlebot", "noindex")], "googlebot", R(noindex=True)),
+    ([("googlebot", "noindex")], "otherbot", R()),
+    ([("googlebot-news", "noindex")], "googlebot-news", R(noindex=True)),
+    ([("googlebot-news", "noindex")], "googlebot", R()),
+    ([("googlebot", "noindex"), ("googlebot-news", "nosnippet")], "googlebot", R(noindex=True)),
+    ([("googlebot", "noindex"), ("googlebot-news", "nosnippet")], "googlebot-news",
+     R(nosnippet=True)),
+    ([("robots", "max-snippet:20")], "anybot", R(max_snippet=20)),
+    ([("robots", "max-image-preview:standard")], "anybot", R(max_image_preview="standard")),
+    ([("robots", "max-video-preview:-1")], "anybot", R(max_video_preview=-1)),
+    ([("robots", "unavailable_after: 2020-09-21")], "anybot",
+     R(unavailable_after=datetime(2020, 9, 21, tzinfo=UTC))),
+    ([("robots", "noindex, nofollow")], "anybot", R(noindex=True, nofollow=True)),
+    ([("robots", "max-snippet:20, max-image-preview:large")], "anybot",
+     R(max_snippet=20, max_image_preview="large")),
+    ([("robots", "nofollow"), ("googlebot", "noindex")], "googlebot",
+     R(noindex=True, nofollow=True)),
+    ([("robots", "nofollow"), ("googlebot", "noindex")], "otherbot", R(nofollow=True)),
+    ([("ROBOTS", "NOINDEX")], "anybot", R(noindex=True)),
+    ([("GoogleBot", "NoIndex")], "googlebot", R(noindex=True)),
+]
+
+DIRECTIVE_EXAMPLES = [
+    # every directive of SPEC.md section 6, alone
+    ("all", R()),
+    ("index, follow", R()),
+    ("noindex", R(noindex=True)),
+    ("nofollow", R(nofollow=True)),
+    ("none", R(noindex=True, nofollow=True)),
+    ("noarchive", R(noarchive=True)),
+    ("nosnippet", R(nosnippet=True)),
+    ("max-snippet:0", R(max_snippet=0, nosnippet=True)),
+    ("max-snippet:-1", R(max_snippet=-1)),
+    ("max-snippet: 150", R(max_snippet=150)),
+    ("max-image-preview:none", R(max_image_preview="none")),
+    ("max-image-preview:standard", R(max_image_preview="standard")),
+    ("max-image-preview:LARGE", R(max_image_preview="large")),
+    ("max-video-preview:0", R(max_video_preview=0)),
+    ("max-video-preview:-1", R(max_video_preview=-1)),
+    ("notranslate", R(notranslate=True)),
+    ("noimageindex", R(noimageindex=True)),
+    ("indexifembedded", R(indexifembedded=True)),
+    ("unavailable_after: 25 Jun 2010 15:00:00 PST",
+     R(unavailable_after=datetime(2010, 6, 25, 23, 0, tzinfo=UTC))),
+    # values that do not parse are ignored, the rest of the list still counts
+    ("max-snippet:abc, noarchive", R(noarchive=True)),
+    ("max-snippet:-5", R()),
+    ("max-snippet:1e3", R()),
+    ("max-snippet:" + "9" * 5000, R()),
+    ("max-image-preview:huge", R()),
+    ("max-video-preview:", R()),
+    ("unavailable_after: someday, noindex", R(noindex=True)),
+    ("unavailable_after:", R()),
+    ("noai, noindex", R(noindex=True)),
+    (",, ,noindex,,", R(noindex=True)),
+]
+
+
+@pytest.mark.parametrize(("values", "agent", "expected"), SPEC_HEADER_EXAMPLES)
+def test_spec_header_examples(values, agent, expected):
+    assert R.from_x_robots_tag(values, agent) == expected
+
+
+@pytest.mark.parametrize(("tags", "agent", "expected"), SPEC_META_EXAMPLES)
+def test_spec_meta_examples(tags, agent, expected):
+    assert R.from_html(meta(*tags), agent) == expected
+
+
+@pytest.mark.parametrize(("content", "expected"), DIRECTIVE_EXAMPLES)
+def test_each_directive_in_meta_and_header(content, expected):
+    assert R.from_html(meta(("robots", content)), "anybot") == expected
+    assert R.from_x_robots_tag([content], "anybot") == expected
+
+
+# --- X-Robots-Tag --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("values", "expected"), [
+    # a prefix scopes the rest of its value, also mid-list
+    (["noindex, mybot: nofollow"], R(noindex=True, nofollow=True)),
+    (["noindex, otherbot: nofollow"], R(noindex=True)),
+    (["otherbot: noindex, mybot: nofollow"], R(nofollow=True)),
+    (["mybot: noindex, otherbot: nofollow, noarchive"], R(noindex=True)),
+    (["otherbot: noindex", "nofollow"], R(nofollow=True)),  # the scope ends with its header
+    (["mybot:", "noarchive"], R(noarchive=True)),
+    (["robots: noindex"], R(noindex=True)),
+    # a valued directive is never a user agent, also behind a prefix
+    (["max-snippet: 20, unavailable_after: 2020-01-01"],
+     R(max_snippet=20, unavailable_after=datetime(2020, 1, 1, tzinfo=UTC))),
+    (["mybot: max-snippet: 0"], R(max_snippet=0, nosnippet=True)),
+    (["otherbot: max-snippet: 0"], R()),
+    (["mybot: unavailable_after: Saturday, 01-Jul-23 15:00:00 GMT, noarchive"],
+     R(noarchive=True, unavailable_after=datetime(2023, 7, 1, 15, 0, tzinfo=UTC))),
+    (["unavailable_after: Sat, 01 Jul 2023 15:00:00 GMT, otherbot: noindex"],
+     R(unavailable_after=datetime(2023, 7, 1, 15, 0, tzinfo=UTC))),
+    # a full product token with version still names the crawler
+    (["MyBot/2.0: noindex"], R(noindex=True)),
+    (["mybot-news: noindex"], R()),
+])
+def test_header_user_agent_prefixes(values, expected):
+    assert R.from_x_robots_tag(values, "MyBot/1.2 (+http://example.com/bot)") == expected
+
+
+def test_every_header_counts_not_just_the_last():
+    response = Response("http://example.com/doc.pdf", headers={
+        "X-Robots-Tag": ["noarchive", "mybot: noindex", "nosnippet"]})
+    assert R.from_response(response, "mybot") == R(noindex=True, noarchive=True, nosnippet=True)
+
+
+def test_header_name_is_case_insensitive():
+    response = Response("http://example.com/", headers={"x-ROBOTS-tag": "noindex"})
+    assert R.from_response(response, "mybot").noindex
+
+
+def test_a_single_string_is_one_header_value():
+    assert R.from_x_robots_tag("noindex, nofollow", "mybot") == R(noindex=True, nofollow=True)
+    assert R.from_x_robots_tag(b"noindex", "mybot") == R(noindex=True)
+
+
+def test_invalid_utf8_header_still_parses_the_rest():
+    assert R.from_x_robots_tag([b"\xff\xfe, noindex"], "mybot") == R(noindex=True)
+
+
+# --- dates ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("25 Jun 2010 15:00:00 PST", datetime(2010, 6, 25, 23, 0, tzinfo=UTC)),  # RFC 822 zone
+    ("25 Jun 2010 15:00:00 EST", datetime(2010, 6, 25, 20, 0, tzinfo=UTC)),
+    ("Fri, 25 Jun 2010 15:00:00 +0200", datetime(2010, 6, 25, 13, 0, tzinfo=UTC)),
+    ("Saturday, 01-Jul-23 15:00:00 GMT", datetime(2023, 7, 1, 15, 0, tzinfo=UTC)),  # RFC 850
+    ("Saturday 01-Jul-23 15:00:00 GMT", datetime(2023, 7, 1, 15, 0, tzinfo=UTC)),
+    ("Sat Jul  1 15:00:00 2023", datetime(2023, 7, 1, 15, 0, tzinfo=UTC)),  # asctime
+    ("25 Jun 2010 15:00:00", datetime(2010, 6, 25, 15, 0, tzinfo=UTC)),  # no zone: UTC
+    ("25 Jun 2010", datetime(2010, 6, 25, tzinfo=UTC)),
+    ("2020-09-21", datetime(2020, 9, 21, tzinfo=UTC)),  # ISO 8601
+    ("2020-09-21T10:30:00Z", datetime(2020, 9, 21, 10, 30, tzinfo=UTC)),
+    ("2020-09-21T10:30:00z", datetime(2020, 9, 21, 10, 30, tzinfo=UTC)),
+    ("2020-09-21T10:30Z", datetime(2020, 9, 21, 10, 30, tzinfo=UTC)),
+    ("2020-09-21 10:30:00", datetime(2020, 9, 21, 10, 30, tzinfo=UTC)),
+    ("2020-09-21T10:30:00.5+02:00", datetime(2020, 9, 21, 8, 30, 0, 500000, tzinfo=UTC)),
+    ("2020-09-21T10:30:00-0500", datetime(2020, 9, 21, 15, 30, tzinfo=UTC)),
+    ("2020-09-21T10:30:00.123456789Z", datetime(2020, 9, 21, 10, 30, 0, 123456, tzinfo=UTC)),
+])
+def test_unavailable_after_date_formats(text, expected):
+    for directives in (R.from_x_robots_tag([f"unavailable_after: {text}"], "mybot"),
+                       R.from_html(meta(("robots", f"unavailable_after: {text}")), "mybot")):
+        assert directives.unavailable_after == expected
+        assert directives.unavailable_after.tzinfo is not None
+
+
+@pytest.mark.parametrize("text", [
+    "tomorrow", "2020-13-01", "2020-02-30", "31 Feb 2010 10:00:00 GMT", "25 Foo 2010 10:00",
+    "9999999999", "", "2020-09-21T25:00:00Z", "x" * 10_000,
+])
+def test_unparseable_dates_are_ignored_and_reported(text):
+    directives = R.from_x_robots_tag([f"unavailable_after: {text}, noarchive"], "mybot")
+    assert directives == R(noarchive=True)
+    assert any("unavailable_after" in problem for problem in directives.problems)
+
+
+# --- combination ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("first", "second", "expected"), [
+    ("max-snippet:20", "max-snippet:10", R(max_snippet=10)),
+    ("max-snippet:-1", "max-snippet:50", R(max_snippet=50)),
+    ("max-snippet:50", "max-snippet:-1", R(max_snippet=50)),
+    ("max-snippet:-1", "max-snippet:-1", R(max_snippet=-1)),
+    ("max-snippet:0", "max-snippet:-1", R(max_snippet=0, nosnippet=True)),
+    ("max-video-preview:-1", "max-video-preview:0", R(max_video_preview=0)),
+    ("max-image-preview:large", "max-image-preview:none", R(max_image_preview="none")),
+    ("max-image-preview:standard", "max-image-preview:large", R(max_image_preview="standard")),
+    ("unavailable_after: 2021-01-01", "unavailable_after: 2020-01-01",
+     R(unavailable_after=datetime(2020, 1, 1, tzinfo=UTC))),
+    ("all", "noindex", R(noindex=True)),
+    ("index, follow", "none", R(noindex=True, nofollow=True)),
+])
+def test_most_restrictive_wins_everywhere(first, second, expected):
+    agent = "mybot"
+    assert R.from_html(meta(("robots", first), ("mybot", second)), agent) == expected
+    assert R.from_html(meta(("mybot", f"{first}, {second}")), agent) == expected
+    assert R.from_x_robots_tag([first, f"mybot: {second}"], agent) == expected
+    from_header = R.from_x_robots_tag([second], agent)
+    from_meta = R.from_html(meta(("robots", first)), agent)
+    assert from_meta.combine(from_header) == expected
+    assert from_header.combine(from_meta) == expected
+
+
+def test_headers_and_meta_tags_combine_in_a_response():
+    body = meta(("robots", "max-snippet:40, noarchive"), ("mybot", "nofollow"))
+    response = HtmlResponse("http://example.com/", body=body.encode(), headers={
+        "X-Robots-Tag": ["max-snippet: 30", "otherbot: noindex"]})
+    directives = R.from_response(response, "MyBot/1.0")
+    assert directives == R(nofollow=True, noarchive=True, max_snippet=30)
+    assert {d.source for d in directives.sources} == {HEADER, META}
+
+
+# --- meta tags in real HTML ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("html", "expected"), [
+    # anywhere in the document, any attribute quoting and order
+    ("<html><body><p>x</p><meta name=robots content=noindex></body></html>", R(noindex=True)),
+    ("<meta content='nofollow' name='ROBOTS'>", R(nofollow=True)),
+    ('<meta name=" robots " content="noindex">', R(noindex=True)),
+    ('<META NAME="MyBot" CONTENT="NOINDEX">', R(noindex=True)),
+    # what is not a meta tag does not count
+    ("<!-- <meta name=robots content=noindex> -->", R()),
+    ("<script>document.write('<meta name=robots content=noindex>')</script>", R()),
+    ("<textarea><meta name=robots content=noindex></textarea>", R()),
+    ('<meta name="description" content="x &gt; &lt;meta name=robots content=noindex&gt;">',
+     R()),
+    ('<meta name="description" content="<meta name=robots content=noindex>">', R()),
+    ('<meta property="robots" content="noindex">', R()),
+    ('<meta name="otherbot" content="noindex">', R()),
+    ('<meta name="mybot-news" content="noindex">', R()),
+    ('<meta name="robots">', R()),
+    # broken and unusual documents
+    ('<html><head><meta name="robots" content="noindex"', R()),
+    ('<head><meta name="robots" content="noindex"><body><div><p>unclosed', R(noindex=True)),
+    ('<meta name="robots" content="noindex"><meta name="robots" content="nofollow">',
+     R(noindex=True, nofollow=True)),
+    ("", R()),
+    ("   ", R()),
+])
+def test_meta_tags_are_read_by_a_real_parser(html, expected):
+    assert R.from_html(html, "MyBot/1.0") == expected
+
+
+XHTML = (b'<?xml version="1.0" encoding="UTF-8"?>\n'
+         b'<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" '
+         b'"http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd">\n'
+         b'<html xmlns="http://www.w3.org/1999/xhtml"><head>'
+         b'<meta name="robots" content="noindex" /><meta name="MyBot" content="nofollow" />'
+         b"</head><body><p>x</p></body></html>")
+
+
+def test_xhtml_pages_in_both_parsers():
+    expected = R(noindex=True, nofollow=True)
+    assert R.from_html(XHTML, "mybot") == expected
+    html = HtmlResponse("http://example.com/", body=XHTML,
+                        headers={"Content-Type": "application/xhtml+xml"})
+    assert R.from_response(html, "mybot") == expected
+    # parsed as XML the elements are namespaced: still found
+    xml = XmlResponse("http://example.com/", body=XHTML,
+                      headers={"Content-Type": "application/xhtml+xml"})
+    assert R.from_response(xml, "mybot") == expected
+
+
+def test_only_html_responses_get_meta_parsing():
+    body = meta(("robots", "noindex")).encode()
+    headers = {"X-Robots-Tag": "nofollow"}
+    assert R.from_response(HtmlResponse("http://e.com/", body=body, headers=headers),
+                           "mybot") == R(noindex=True, nofollow=True)
+    for cls, content_type in [(TextResponse, "text/plain"), (XmlResponse, "application/xml"),
+                              (Response, "application/pdf")]:
+        response = cls("http://e.com/x", body=body,
+                       headers={**headers, "Content-Type": content_type})
+        assert R.from_response(response, "mybot") == R(nofollow=True), cls
+
+
+def test_html_bytes_with_declared_encoding():
+    html = '<meta charset="latin-1"><meta name="robots" content="noindex">é'.encode("latin-1")
+    assert R.from_html(html, "mybot") == R(noindex=True)
+
+
+def test_the_response_is_parsed_once_and_shared_with_the_spider():
+    response = HtmlResponse("http://e.com/", body=meta(("robots", "noindex")).encode())
+    selector = response.selector
+    assert R.from_response(response, "mybot").noindex
+    assert response.selector is selector
+
+
+def test_the_user_agent_is_reduced_to_its_product_token():
+    html = meta(("mybot", "noindex"))
+    for agent in ("mybot", "MyBot", "MyBot/1.2", "MyBot/1.2 (+http://example.com/bot)",
+                  "  mybot"):
+        assert R.from_html(html, agent).noindex, agent
+    assert not R.from_html(html, "Mozilla/5.0 (compatible; MyBot/1.0)").noindex
+    assert product_token("Scrapy/2.13 (+https://scrapy.org)") == "scrapy"
+    assert product_token("") == ""
+    assert product_token("123") == ""
+
+
+def test_an_agent_without_product_token_only_sees_robots():
+    html = '<meta name="" content="noindex"><meta name="robots" content="nofollow">'
+    assert R.from_html(html, "") == R(nofollow=True)
+    assert R.from_x_robots_tag([": noindex", "nofollow"], "") == R(nofollow=True)
+
+
+# --- questions users ask ----------------------------------------------------------------
+
+
+def test_indexable():
+    past = datetime(2020, 1, 1, tzinfo=UTC)
+    future = datetime.now(UTC) + timedelta(days=365)
+    assert R().indexable()
+    assert not R(noindex=True).indexable()
+    assert not R(unavailable_after=past).indexable()
+    assert R(unavailable_after=future).indexable()
+    assert R(unavailable_after=past).indexable(now=datetime(2019, 12, 31, tzinfo=UTC))
+    assert not R(unavailable_after=past).indexable(now=datetime(2020, 1, 2))  # naive is UTC
+    assert R(nofollow=True, noarchive=True, nosnippet=True).indexable()
+
+
+def test_provenance_tells_which_directive_from_where():
+    response = HtmlResponse(
+        "http://e.com/", body=meta(("robots", "nofollow, noarchive"),
+                                   ("mybot", "none")).encode(),
+        headers={"X-Robots-Tag": ["unavailable_after: 2020-01-01", "mybot: max-snippet: 5"]})
+    directives = R.from_response(response, "mybot")
+    assert str(directives.why_not_indexable()) == (
+        'none (from <meta name="mybot" content="none">)')
+    assert str(directives.decided_by("nofollow")) == (
+        'nofollow (from <meta name="robots" content="nofollow, noarchive">)')
+    assert str(directives.decided_by("max_snippet")) == (
+        "max-snippet: 5 (from X-Robots-Tag: mybot: max-snippet: 5)")
+    assert directives.decided_by("noimageindex") is None
+    expired = R.from_x_robots_tag(["unavailable_after: 2020-01-01"], "mybot")
+    assert expired.why_not_indexable().name == "unavailable_after"
+    assert R().why_not_indexable() is None
+
+
+def test_tokens_dict_and_unknown_directives_for_user_code():
+    directives = R.from_x_robots_tag(
+        ["noindex, max-snippet:20, max-image-preview:standard, noai",
+         "unavailable_after: 2020-01-01"], "mybot")
+    assert directives.tokens == {"noindex", "max-snippet:20", "max-image-preview:standard",
+                                 "unavailable_after:2020-01-01T00:00:00+00:00"}
+    assert directives.as_dict() == {"noindex": True, "max_snippet": 20,
+                                    "max_image_preview": "standard",
+                                    "unavailable_after": "2020-01-01T00:00:00+00:00"}
+    assert [d.name for d in directives.others] == ["noai"]
+    assert R().as_dict() == {}
+
+
+def test_value_object_is_immutable():
+    with pytest.raises(AttributeError):
+        R().noindex = True  # type: ignore[misc]
+
+
+# --- bad input never raises --------------------------------------------------------------
+
+header_values = st.lists(st.one_of(st.text(max_size=300), st.binary(max_size=300),
+                                   st.sampled_from(["noindex", "mybot: nofollow",
+                                                    "unavailable_after: Sat, 01", ":", ","])),
+                         max_size=6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(values=header_values, agent=st.text(max_size=30))
+def test_any_header_values_never_raise(values, agent):
+    directives = R.from_x_robots_tag(values, agent)
+    assert isinstance(directives.indexable(), bool)
+    assert all(isinstance(str(d), str) for d in directives.sources)
+
+
+@settings(max_examples=200, deadline=None)
+@given(html=st.one_of(st.text(max_size=500), st.binary(max_size=500)), agent=st.text(max_size=20))
+def test_any_html_never_raises(html, agent):
+    directives = R.from_html(html, agent)
+    assert isinstance(directives.indexable(), bool)
+
+
+@settings(max_examples=200, deadline=None)
+@given(body=st.binary(max_size=500),
+       headers=st.lists(st.binary(min_size=1, max_size=100).filter(lambda b: b"\n" not in b),
+                        max_size=4),
+       cls=st.sampled_from([HtmlResponse, TextResponse, XmlResponse, Response]))
+def test_any_response_never_raises(body, headers, cls):
+    response = cls("http://example.com/", body=body, headers={"X-Robots-Tag": headers})
+    assert isinstance(R.from_response(response, "mybot").indexable(), bool)
+
+
+def test_binary_served_as_html_is_reported_not_raised():
+    body = bytes(range(256)) * 200
+    response = HtmlResponse("http://example.com/", body=body,
+                            headers={"Content-Type": "text/html", "X-Robots-Tag": "noindex"})
+    assert R.from_response(response, "mybot").noindex
+
+
+def test_huge_inputs_finish():
+    started = time.monotonic()
+    R.from_x_robots_tag(["noindex," * 200_000, "mybot: " + "x" * 1_000_000], "mybot")
+    R.from_x_robots_tag(["unavailable_after: Sat, " * 50_000], "mybot")
+    R.from_html("<meta name=robots content='" + "nofollow, " * 100_000 + "'>", "mybot")
+    R.from_html("<div>" * 50_000, "mybot")
+    assert time.monotonic() - started < 15  # generous: only "does not hang"
+
+
+def test_problems_are_bounded():
+    directives = R.from_x_robots_tag(["max-snippet:x, " * 10_000], "mybot")
+    assert 0 < len(directives.problems) <= 20

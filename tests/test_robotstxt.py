@@ -1,0 +1,699 @@
+"""RobotsTxt against the published cases: Google's reference tests, RFC 9309, SPEC.md 3-5.
+
+The cases restate the facts of google/robotstxt's robots_test.cc and of the specification
+examples in table form; the expected answers are what Google's parser answers, except
+where RFC 9309 percent-encoding is followed on purpose (marked "RFC 9309").
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from scrapy_robots_policy.robotstxt import (
+    MAX_BYTES,
+    MAX_LINE,
+    Decision,
+    RobotsTxt,
+    normalize_path,
+    pattern_matches,
+    product_token,
+)
+
+FOO = "http://foo.bar"
+
+
+def allowed(body: str | bytes, agent: str, url: str) -> bool:
+    return RobotsTxt.parse(body).allowed(url, agent)
+
+
+# --- matching one pattern ------------------------------------------------------------
+
+PATTERNS = [
+    # (pattern, path, matches)
+    ("/", "/", True),
+    ("/", "/anything", True),
+    ("/fish", "/fish", True),
+    ("/fish", "/fish.html", True),
+    ("/fish", "/fish/salmon.html", True),
+    ("/fish", "/fishheads", True),
+    ("/fish", "/fish.php?id=anything", True),
+    ("/fish", "/Fish.asp", False),
+    ("/fish", "/catfish", False),
+    ("/fish", "/?id=fish", False),
+    ("/fish*", "/fish", True),
+    ("/fish*", "/fishheads/yummy.html", True),
+    ("/fish*", "/Fish.bar", False),
+    ("/fish/", "/fish/", True),
+    ("/fish/", "/fish/?salmon", True),
+    ("/fish/", "/fish", False),
+    ("/fish/", "/fish.html", False),
+    ("/*", "/", True),
+    ("/*", "/x/y", True),
+    ("*", "/x", True),
+    ("/*.php", "/filename.php", True),
+    ("/*.php", "/folder/filename.php?parameters", True),
+    ("/*.php", "//folder/any.php.file.html", True),
+    ("/*.php", "/index?f=filename.php/", True),
+    ("/*.php", "/php/", False),
+    ("/*.php", "/index?php", False),
+    ("/*.php", "/windows.PHP", False),
+    ("/*.php$", "/filename.php", True),
+    ("/*.php$", "/folder/filename.php", True),
+    ("/*.php$", "/filename.php?parameters", False),
+    ("/*.php$", "/filename.php/", False),
+    ("/*.php$", "/filename.php5", False),
+    ("/*.php$", "/aaaphpaaa", False),
+    ("/fish*.php", "/fish.php", True),
+    ("/fish*.php", "/fishheads/catfish.php?parameters", True),
+    ("/fish*.php", "/Fish.PHP", False),
+    ("/$", "/", True),
+    ("/$", "/page.html", False),
+    ("/foo/bar$", "/foo/bar", True),
+    ("/foo/bar$", "/foo/bar/", False),
+    # "$" is special only at the very end; elsewhere it is a literal character.
+    ("/a$b", "/a$b", True),
+    ("/a$b", "/a", False),
+    ("/a$*", "/a$x", True),
+    ("/a*$", "/abc", True),
+    ("*$", "/", True),
+    ("$", "/", False),
+    # Paths not starting with "/" can only match through a leading "*".
+    ("fish", "/fish", False),
+    ("*fish", "/catfish", True),
+    # Several wildcards: greedy leftmost placement still finds a later match.
+    ("/*a*b$", "/xaxbxb", True),
+    ("/*a*b$", "/xaxbxc", False),
+    ("/*ab*ab", "/abab", True),
+    ("/*ab*ab", "/aab", False),
+    ("/**x", "/yx", True),
+    ("/a*b*c$", "/abcabc", True),
+    ("/a*b*c$", "/acb", False),
+]
+
+
+@pytest.mark.parametrize(("pattern", "path", "expected"), PATTERNS)
+def test_pattern_matches(pattern: str, path: str, expected: bool) -> None:
+    assert pattern_matches(path, pattern) is expected
+
+
+# --- normalisation -------------------------------------------------------------------
+
+NORMALIZED = [
+    ("/a/b/c", "/a/b/c"),
+    ("/foo/bar/ツ", "/foo/bar/%E3%83%84"),
+    ("/foo/bar/%e3%83%84", "/foo/bar/%E3%83%84"),
+    ("/SanJoséSellers", "/SanJos%C3%A9Sellers"),
+    ("/%aa", "/%AA"),
+    # RFC 9309 2.2.2 / RFC 3986 2.3: %XX of an unreserved character is the character
+    # (Google's parser keeps "%62%61%7A" and "baz" apart).
+    ("/foo/bar/%62%61%7A", "/foo/bar/baz"),
+    ("/%7Euser/%2d%2E%5f", "/~user/-._"),
+    # Reserved characters stay escaped: "%2F" is not "/".
+    ("/a%2Fb", "/a%2Fb"),
+    ("/a%2fb%3f", "/a%2Fb%3F"),
+    # A "%" that starts no escape is a literal percent sign.
+    ("/100%", "/100%25"),
+    ("/%zz", "/%25zz"),
+    ("/?q=http://foo.bar?tar&par", "/?q=http://foo.bar?tar&par"),
+]
+
+
+@pytest.mark.parametrize(("raw", "expected"), NORMALIZED)
+def test_normalize_path(raw: str, expected: str) -> None:
+    assert normalize_path(raw) == expected
+    assert normalize_path(expected) == expected
+
+
+# --- product tokens ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("user_agent", "token"),
+    [
+        ("FooBot", "foobot"),
+        ("Foobot-Bar", "foobot-bar"),
+        ("Foo_Bar", "foo_bar"),
+        ("MyBot/1.2 (+https://example.com/bot)", "mybot"),
+        ("Mozilla/5.0 (compatible; Googlebot/2.1)", "mozilla"),
+        ("Foo Bar", "foo"),
+        ("googlebot*", "googlebot"),
+        ("ツ", ""),
+        ("", ""),
+    ],
+)
+def test_product_token(user_agent: str, token: str) -> None:
+    assert product_token(user_agent) == token
+
+
+# --- line syntax -------------------------------------------------------------------
+
+
+def test_line_syntax_colon_and_google_missing_colon() -> None:
+    url = f"{FOO}/x/y"
+    assert not allowed("user-agent: FooBot\ndisallow: /\n", "FooBot", url)
+    assert allowed("foo: FooBot\nbar: /\n", "FooBot", url)
+    # Google-specific: whitespace instead of the colon, when the line has two words.
+    assert not allowed("user-agent FooBot\ndisallow /\n", "FooBot", url)
+    # Three words and no colon: not a line at all.
+    assert allowed("user-agent FooBot\ndisallow / x\n", "FooBot", url)
+
+
+@pytest.mark.parametrize(
+    "key", ["user-agent", "USER-AGENT", "uSeR-aGeNt", "useragent", "user agent"]
+)
+def test_user_agent_key_spellings(key: str) -> None:
+    assert not allowed(f"{key}: FooBot\ndisallow: /\n", "FooBot", f"{FOO}/x")
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        "disallow",
+        "DISALLOW",
+        "dIsAlLoW",
+        "dissallow",
+        "dissalow",
+        "disalow",
+        "diasllow",
+        "disallaw",
+    ],
+)
+def test_disallow_key_spellings(key: str) -> None:
+    assert not allowed(f"user-agent: FooBot\n{key}: /x\n", "FooBot", f"{FOO}/x/y")
+
+
+@pytest.mark.parametrize("key", ["allow", "ALLOW", "AlLoW"])
+def test_allow_key_case(key: str) -> None:
+    body = f"user-agent: FooBot\n{key}: /x/\ndisallow: /\n"
+    assert allowed(body, "FooBot", f"{FOO}/x/y")
+    assert not allowed(body, "FooBot", f"{FOO}/a/b")
+
+
+def test_comments_and_whitespace() -> None:
+    body = (
+        "User-agent: FooBot  # our crawler\n"
+        "# Disallow: /\n"
+        "  Disallow  :  /foo/quz#qux   \n"
+        "\tAllow:/\n"
+    )
+    assert allowed(body, "FooBot", f"{FOO}/foo/bar")
+    assert not allowed(body, "FooBot", f"{FOO}/foo/quz")
+    assert RobotsTxt.parse(body).decide(f"{FOO}/foo/quz", "FooBot").line == 3
+
+
+def test_values_are_case_sensitive() -> None:
+    assert not allowed("user-agent: FooBot\ndisallow: /x/\n", "FooBot", f"{FOO}/x/y")
+    assert allowed("user-agent: FooBot\ndisallow: /X/\n", "FooBot", f"{FOO}/x/y")
+
+
+# --- groups ------------------------------------------------------------------------
+
+GROUPS = (
+    "allow: /foo/bar/\n"
+    "\n"
+    "user-agent: FooBot\n"
+    "disallow: /\n"
+    "allow: /x/\n"
+    "user-agent: BarBot\n"
+    "disallow: /\n"
+    "allow: /y/\n"
+    "\n"
+    "\n"
+    "allow: /w/\n"
+    "user-agent: BazBot\n"
+    "\n"
+    "user-agent: FooBot\n"
+    "allow: /z/\n"
+    "disallow: /\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("agent", "path", "expected"),
+    [
+        ("FooBot", "/x/b", True),
+        ("FooBot", "/z/d", True),  # groups naming the same agent are merged
+        ("FooBot", "/y/c", False),
+        ("BarBot", "/y/c", True),
+        ("BarBot", "/w/a", True),  # a rule after blank lines still belongs to the group
+        ("BarBot", "/z/d", False),
+        ("BazBot", "/z/d", True),  # BazBot shares FooBot's second group
+        # A rule before any user-agent line is ignored.
+        ("FooBot", "/foo/bar/", False),
+        ("BarBot", "/foo/bar/", False),
+        ("BazBot", "/foo/bar/", False),
+    ],
+)
+def test_groups(agent: str, path: str, expected: bool) -> None:
+    assert allowed(GROUPS, agent, FOO + path) is expected
+
+
+@pytest.mark.parametrize(
+    "middle",
+    ["Sitemap: https://foo.bar/sitemap", "Invalid-Unknown-Line: unknown", "Crawl-delay: 5"],
+)
+def test_other_lines_do_not_close_the_user_agent_run(middle: str) -> None:
+    body = f"User-agent: BarBot\n{middle}\nUser-agent: *\nDisallow: /\n"
+    assert not allowed(body, "FooBot", f"{FOO}/")
+    assert not allowed(body, "BarBot", f"{FOO}/")
+
+
+def test_other_lines_inside_a_group_keep_it_open() -> None:
+    body = (
+        "User-agent: FooBot\n"
+        "Disallow: /a\n"
+        "Sitemap: http://foo.bar/s.xml\n"
+        "Crawl-delay: 3\n"
+        "Disallow: /b\n"
+        "User-agent: *\n"
+        "Disallow: /c\n"
+    )
+    assert not allowed(body, "FooBot", f"{FOO}/b")
+    assert allowed(body, "FooBot", f"{FOO}/c")
+
+
+def test_empty_rule_still_ends_the_user_agent_run() -> None:
+    body = "User-agent: FooBot\nDisallow:\nUser-agent: *\nDisallow: /\n"
+    assert allowed(body, "FooBot", f"{FOO}/x")
+    assert not allowed(body, "BarBot", f"{FOO}/x")
+
+
+def test_spec_example_groups() -> None:
+    body = (
+        "user-agent: a\ndisallow: /c\n\n"
+        "user-agent: b\ndisallow: /d\n\n"
+        "user-agent: e\nuser-agent: f\ndisallow: /g\n\n"
+        "user-agent: h\n"
+    )
+    rules = RobotsTxt.parse(body)
+    assert not rules.allowed("/c", "a") and rules.allowed("/d", "a")
+    assert not rules.allowed("/d", "b") and rules.allowed("/c", "b")
+    assert not rules.allowed("/g", "e") and not rules.allowed("/g", "f")
+    assert rules.allowed("/c", "h") and rules.allowed("/g", "h")
+
+
+def test_spec_example_merged_groups() -> None:
+    body = (
+        "user-agent: googlebot-news\ndisallow: /fish\n"
+        "user-agent: *\ndisallow: /carrots\n"
+        "user-agent: googlebot-news\ndisallow: /shrimp\n"
+    )
+    rules = RobotsTxt.parse(body)
+    assert not rules.allowed("/fish", "googlebot-news")
+    assert not rules.allowed("/shrimp", "googlebot-news")
+    assert rules.allowed("/carrots", "googlebot-news")
+    assert not rules.allowed("/carrots", "otherbot")
+    assert rules.allowed("/fish", "otherbot")
+
+
+def test_most_specific_group_only() -> None:
+    body = (
+        "user-agent: googlebot-news\ndisallow: /1\n"
+        "user-agent: *\ndisallow: /2\n"
+        "user-agent: googlebot\ndisallow: /3\n"
+    )
+    rules = RobotsTxt.parse(body)
+    assert [rules.allowed(f"/{n}", "Googlebot-News") for n in (1, 2, 3)] == [False, True, True]
+    assert [rules.allowed(f"/{n}", "Googlebot") for n in (1, 2, 3)] == [True, True, False]
+    # No group names googlebot-image: the "*" group applies (no fallback chain here).
+    assert [rules.allowed(f"/{n}", "Googlebot-Image") for n in (1, 2, 3)] == [True, False, True]
+    assert [rules.allowed(f"/{n}", "Otherbot") for n in (1, 2, 3)] == [True, False, True]
+
+
+def test_global_group_fallback() -> None:
+    url = f"{FOO}/x/y"
+    assert allowed("", "FooBot", url)
+    body = "user-agent: *\nallow: /\nuser-agent: FooBot\ndisallow: /\n"
+    assert not allowed(body, "FooBot", url)
+    assert allowed(body, "BarBot", url)
+    only_specific = "user-agent: FooBot\nallow: /\nuser-agent: BarBot\ndisallow: /\n"
+    assert allowed(only_specific, "QuxBot", url)
+
+
+def test_specific_group_without_rules_allows_everything() -> None:
+    body = "user-agent: *\ndisallow: /\n\nuser-agent: FooBot\n"
+    assert allowed(body, "FooBot", f"{FOO}/x")
+    assert not allowed(body, "BarBot", f"{FOO}/x")
+
+
+def test_user_agent_values() -> None:
+    for value in ("FOO BAR", "foo bar", "FoO bAr"):
+        body = f"User-Agent: {value}\nAllow: /x/\nDisallow: /\n"
+        for agent in ("Foo", "foo"):
+            assert allowed(body, agent, f"{FOO}/x/y")
+            assert not allowed(body, agent, f"{FOO}/a/b")
+    # Google-specific: the value counts up to the first character outside [a-zA-Z_-].
+    body = "User-Agent: *\nDisallow: /\nUser-Agent: Foo Bar\nAllow: /x/\nDisallow: /\n"
+    assert allowed(body, "Foo", f"{FOO}/x/y")
+    for value in ("googlebot/1.2", "googlebot*", "Googlebot 2.1"):
+        body = f"user-agent: {value}\ndisallow: /\nuser-agent: *\nallow: /\n"
+        assert not allowed(body, "googlebot", f"{FOO}/x")
+
+
+def test_star_group_spellings() -> None:
+    # Google-specific: "*" followed by whitespace and more text is still the "*" group.
+    assert not allowed("user-agent: * # all\ndisallow: /\n", "FooBot", f"{FOO}/x")
+    assert not allowed("user-agent: * all of them\ndisallow: /\n", "FooBot", f"{FOO}/x")
+    # "*bot" is no group at all for a named crawler.
+    assert allowed("user-agent: *bot\ndisallow: /\n", "FooBot", f"{FOO}/x")
+
+
+def test_related_crawlers_do_not_share_groups() -> None:
+    body = "user-agent: googlebot-news\ndisallow: /\nuser-agent: googlebot\ndisallow: /g\n"
+    rules = RobotsTxt.parse(body)
+    assert rules.allowed("/x", "googlebot")
+    assert not rules.allowed("/g", "googlebot")
+    assert not rules.allowed("/x", "googlebot-news")
+    assert rules.allowed("/x", "googlebot-newsy")
+
+
+@pytest.mark.parametrize(
+    "user_agent",
+    ["FooBot", "foobot", "FooBot/1.2", "FooBot/1.2 (+https://foo.bar/bot.html)", "FOOBOT 3"],
+)
+def test_full_user_agent_header_matches_on_product_token(user_agent: str) -> None:
+    assert not allowed("user-agent: foobot\ndisallow: /\n", user_agent, f"{FOO}/x")
+
+
+# --- precedence --------------------------------------------------------------------
+
+PRECEDENCE = [
+    # (body lines after "user-agent: FooBot", url path, allowed)
+    ("disallow: /x/page.html\nallow: /x/", "/x/page.html", False),
+    ("allow: /x/page.html\ndisallow: /x/", "/x/page.html", True),
+    ("allow: /x/page.html\ndisallow: /x/", "/x/", False),
+    ("disallow: \nallow: ", "/x/page.html", True),
+    ("disallow: /\nallow: /", "/x/page.html", True),
+    ("disallow: /x\nallow: /x/", "/x", False),
+    ("disallow: /x\nallow: /x/", "/x/", True),
+    ("disallow: /x/page.html\nallow: /x/page.html", "/x/page.html", True),
+    ("allow: /page\ndisallow: /*.html", "/page.html", False),
+    ("allow: /page\ndisallow: /*.html", "/page", True),
+    ("allow: /x/page.\ndisallow: /*.html", "/x/page.html", True),
+    ("allow: /x/page.\ndisallow: /*.html", "/x/y.html", False),
+    ("allow: /p\ndisallow: /", "/page", True),
+    ("allow: /folder\ndisallow: /folder", "/folder/page", True),
+    ("allow: /page\ndisallow: /*.htm", "/page.htm", False),
+    ("allow: /$\ndisallow: /", "/", True),
+    ("allow: /$\ndisallow: /", "/page.html", False),
+    ("disallow: /foo/bar/quz\nallow: /foo/*/qux", "/foo/bar/quz", False),
+    ("disallow: /foo/bar/quz\nallow: /foo/*/qux", "/foo/quz", True),
+    ("disallow: /foo/bar/quz\nallow: /foo/*/qux", "/foo//quz", True),
+    ("disallow: /foo/bar$\nallow: /foo/bar/qux", "/foo/bar", False),
+    ("disallow: /foo/bar$\nallow: /foo/bar/qux", "/foo/bar/qux", True),
+    ("disallow: /foo/bar$\nallow: /foo/bar/qux", "/foo/bar/", True),
+    ("disallow: /\nallow: /fish", "/bar", False),
+    ("disallow: /\nallow: /fish", "/fish.html", True),
+    ("disallow: /\nallow: /fish", "/catfish", False),
+    ("disallow: /\nallow: /*.php$", "/folder/filename.php", True),
+    ("disallow: /\nallow: /*.php$", "/filename.php?parameters", False),
+    # Equal length, wildcards included: allow wins the tie.
+    ("disallow: /a*\nallow: /ab", "/abc", True),
+    ("allow: /a*\ndisallow: /ab", "/abc", True),
+    # Priority is the pattern's length as written: "/*" is longer than "/".
+    ("allow: /\ndisallow: /*", "/x", False),
+    ("allow: /*\ndisallow: /", "/x", True),
+    # Encoding on both sides.
+    (
+        "disallow: /\nallow: /foo/bar?qux=taz&baz=http://foo.bar?tar&par",
+        "/foo/bar?qux=taz&baz=http://foo.bar?tar&par",
+        True,
+    ),
+]
+
+
+@pytest.mark.parametrize(("lines", "path", "expected"), PRECEDENCE)
+def test_precedence(lines: str, path: str, expected: bool) -> None:
+    assert allowed(f"user-agent: FooBot\n{lines}\n", "FooBot", FOO + path) is expected
+
+
+def test_most_specific_group_allows_implicitly() -> None:
+    body = "User-agent: *\nDisallow: /x/\nUser-agent: FooBot\nDisallow: /y/\n"
+    assert allowed(body, "FooBot", f"{FOO}/x/page")
+    assert not allowed(body, "FooBot", f"{FOO}/y/page")
+
+
+def test_index_html_allows_the_directory() -> None:
+    body = "User-Agent: *\nAllow: /allowed-slash/index.html\nDisallow: /\n"
+    rules = RobotsTxt.parse(body)
+    assert rules.allowed("http://foo.com/allowed-slash/", "foobot")
+    assert not rules.allowed("http://foo.com/allowed-slash/index.htm", "foobot")
+    assert rules.allowed("http://foo.com/allowed-slash/index.html", "foobot")
+    assert not rules.allowed("http://foo.com/allowed-slash/other", "foobot")
+    assert not rules.allowed("http://foo.com/anyother-url", "foobot")
+    assert rules.decide("http://foo.com/allowed-slash/", "foobot") == Decision(
+        True, 2, "Allow: /allowed-slash/$"
+    )
+
+
+# --- percent-encoding ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rule", ["/foo/bar/ツ", "/foo/bar/%E3%83%84", "/foo/bar/%e3%83%84"])
+@pytest.mark.parametrize("path", ["/foo/bar/ツ", "/foo/bar/%E3%83%84", "/foo/bar/%e3%83%84"])
+def test_non_ascii_raw_or_escaped_compare_equal(rule: str, path: str) -> None:
+    body = f"User-agent: FooBot\nDisallow: /\nAllow: {rule}\n"
+    # Google needs an escaped URL; we escape it ourselves, so both forms work.
+    assert allowed(body.encode(), "FooBot", FOO + path)
+
+
+def test_unreserved_escapes_equal_the_character_rfc9309() -> None:
+    body = "User-agent: FooBot\nDisallow: /\nAllow: /foo/bar/%62%61%7A\n"
+    # RFC 9309: both allowed. (Google's parser allows only the escaped form.)
+    assert allowed(body, "FooBot", f"{FOO}/foo/bar/baz")
+    assert allowed(body, "FooBot", f"{FOO}/foo/bar/%62%61%7A")
+    body = "User-agent: FooBot\nDisallow: /~joe/\n"
+    assert not allowed(body, "FooBot", f"{FOO}/%7Ejoe/index.html")
+
+
+def test_reserved_escapes_stay_distinct() -> None:
+    body = "User-agent: *\nDisallow: /a%2Fb\n"
+    assert not allowed(body, "x", "/a%2fb")
+    assert allowed(body, "x", "/a/b")
+
+
+def test_invalid_utf8_is_compared_as_octets() -> None:
+    body = b"User-agent: *\nDisallow: /caf\xe9\n"  # Latin-1, not UTF-8
+    rules = RobotsTxt.parse(body)
+    assert not rules.allowed("/caf%E9/menu", "x")
+    assert rules.allowed("/caf%C3%A9/menu", "x")
+
+
+# --- file format -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_line_endings_and_line_numbers(newline: str) -> None:
+    lines = ["User-Agent: foo", "Allow: /some/path", "User-Agent: bar", "", "", "Disallow: /"]
+    rules = RobotsTxt.parse(newline.join(lines) + newline)
+    assert rules.decide("/x", "bar") == Decision(False, 6, "Disallow: /")
+    assert rules.decide("/some/path", "foo") == Decision(True, 2, "Allow: /some/path")
+    assert rules.decide("/x", "foo") == Decision(True, None, None)
+
+
+def test_mixed_line_endings() -> None:
+    body = "User-Agent: foo\nAllow: /some/path\r\nUser-Agent: bar\n\r\n\nDisallow: /"
+    assert RobotsTxt.parse(body).decide("/x", "bar").line == 6
+    # "\r\r\n" is two line breaks.
+    assert RobotsTxt.parse("User-Agent: bar\r\r\nDisallow: /").decide("/x", "bar").line == 3
+
+
+@pytest.mark.parametrize(
+    ("prefix", "valid"),
+    [(b"\xef\xbb\xbf", True), (b"\xef\xbb", True), (b"\xef", True), (b"\xef\x11\xbf", False)],
+)
+def test_byte_order_mark(prefix: bytes, valid: bool) -> None:
+    body = prefix + b"User-Agent: foo\nDisallow: /AnyValue\n"
+    assert RobotsTxt.parse(body).allowed("/AnyValue", "foo") is not valid
+
+
+def test_byte_order_mark_only_at_start() -> None:
+    body = b"User-Agent: foo\n\xef\xbb\xbfDisallow: /AnyValue\n"
+    assert RobotsTxt.parse(body).allowed("/AnyValue", "foo")
+
+
+def test_long_lines_are_cut_like_google() -> None:
+    # Google keeps MAX_LINE (2083 * 8 - 1) octets of a line and ignores the rest.
+    assert MAX_LINE == 16663
+    filler = "/x/" + "a" * (MAX_LINE - len("disallow: ") - 3)
+    body = f"user-agent: FooBot\ndisallow: {filler}/qux\n"
+    rules = RobotsTxt.parse(body)
+    assert rules.allowed(f"{FOO}/fux", "FooBot")
+    assert not rules.allowed(f"{FOO}{filler}/fux", "FooBot")
+    filler_a = "/x/" + "a" * (MAX_LINE - len("allow: ") - 3)
+    filler_b = "/x/" + "b" * (MAX_LINE - len("allow: ") - 3)
+    body = f"user-agent: FooBot\ndisallow: /\nallow: {filler_a}/qux\nallow: {filler_b}/qux\n"
+    rules = RobotsTxt.parse(body)
+    assert not rules.allowed(f"{FOO}/", "FooBot")
+    assert rules.allowed(f"{FOO}{filler_a}/qux", "FooBot")
+    assert rules.allowed(f"{FOO}{filler_b}/fux", "FooBot")
+
+
+def test_content_past_500_kib_is_ignored() -> None:
+    assert MAX_BYTES == 512_000
+    head = b"User-agent: *\nDisallow: /early\n"
+    padding = b"# " + b"x" * 97 + b"\n"
+    body = head + padding * (MAX_BYTES // len(padding))
+    body = body[: MAX_BYTES - 1] + b"\n"  # exactly 500 KiB, ending in a line break
+    rules = RobotsTxt.parse(body + b"Disallow: /late\n")
+    assert not rules.allowed("/early", "x")
+    assert rules.allowed("/late", "x")
+    # A line cut by the limit is dropped, not read as a shorter rule.
+    cut = body[: MAX_BYTES - 20] + b"\n"
+    rules = RobotsTxt.parse(cut + b"Disallow: /private/area\n")
+    assert rules.allowed("/private/a", "x")
+    # Inside the limit, everything counts.
+    assert not RobotsTxt.parse(cut + b"Disallow: /p\n").allowed("/p", "x")
+
+
+def test_nul_ends_a_line_like_googles_c_strings() -> None:
+    assert not allowed(b"User-agent: *\nDisallow: /a\x00b\n", "x", "/a")
+
+
+def test_garbage_and_html_are_skipped() -> None:
+    html = b"<html><body>\n<h1>Not found</h1>\n<p>User-agent: nope</p></body></html>\n"
+    assert allowed(html, "x", "/")
+    junk = bytes(range(256)) * 4 + b"\nUser-agent: *\nDisallow: /j\n"
+    assert not allowed(junk, "x", "/j")
+
+
+def test_str_and_bytes_give_the_same_answers() -> None:
+    text = "User-agent: *\nDisallow: /ツ\n"
+    assert RobotsTxt.parse(text).allowed("/ツ", "x") is False
+    assert RobotsTxt.parse(text.encode()).allowed("/%E3%83%84", "x") is False
+
+
+# --- urls --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("url", "path_seen"),
+    [
+        ("", "/"),
+        ("http://www.example.com", "/"),
+        ("http://www.example.com/", "/"),
+        ("http://www.example.com/a", "/a"),
+        ("http://www.example.com/a/b?c=http://d.e/", "/a/b?c=http://d.e/"),
+        ("http://www.example.com/a/b?c=d&e=f#fragment", "/a/b?c=d&e=f"),
+        ("example.com/a/b?c=d&e=f#fragment", "/a/b?c=d&e=f"),
+        ("example.com?a", "/?a"),
+        ("example.com/a;b#c", "/a;b"),
+        ("//a/b/c", "/b/c"),
+        ("/a", "/a"),
+        ("/a?b#c", "/a?b"),
+        ("https://user:pw@example.com:8080/p?q", "/p?q"),
+    ],
+)
+def test_url_to_path(url: str, path_seen: str) -> None:
+    # Every URL is checked against a rule that matches exactly its expected path.
+    rules = RobotsTxt.parse(f"User-agent: *\nDisallow: /\nAllow: {path_seen}$\n")
+    assert rules.decide(url, "x").rule == f"Allow: {path_seen}$"
+
+
+def test_empty_url_means_root() -> None:
+    assert not allowed("user-agent: FooBot\ndisallow: /\n", "FooBot", "")
+    assert allowed("", "FooBot", "")
+    assert allowed("user-agent: FooBot\ndisallow: /\n", "", "")
+
+
+# --- decide, sitemaps, crawl-delay, fixed outcomes -------------------------------------
+
+
+def test_decide_reports_the_deciding_line() -> None:
+    body = (
+        "# header\n"
+        "User-agent: *\n"
+        "Disallow: /private/\n"
+        "Allow: /private/public\n"
+        "\n"
+        "User-agent: FooBot\n"
+        "Disallow: /\n"
+    )
+    rules = RobotsTxt.parse(body)
+    assert rules.decide("/private/x", "BarBot") == Decision(False, 3, "Disallow: /private/")
+    assert rules.decide("/private/public/1", "BarBot") == Decision(
+        True, 4, "Allow: /private/public"
+    )
+    assert rules.decide("/open", "BarBot") == Decision(True, None, None)
+    assert rules.decide("/open", "FooBot/2.0") == Decision(False, 7, "Disallow: /")
+
+
+def test_equal_rules_report_the_first_line() -> None:
+    body = "User-agent: *\nDisallow: /a\nAllow: /b\nAllow: /a\nAllow: /a\n"
+    assert RobotsTxt.parse(body).decide("/a", "x") == Decision(True, 4, "Allow: /a")
+
+
+def test_explain_lists_group_and_matching_rules() -> None:
+    body = "User-agent: a\nUser-agent: *\nDisallow: /x\nAllow: /x/y\nDisallow: /z\n"
+    explanation = RobotsTxt.parse(body).explain("/x/y/1", "Other/1.0")
+    assert explanation.agent == "other"
+    assert explanation.group == "*"
+    assert explanation.group_lines == (1, 2)  # both user-agent lines head the group
+    assert [(r.allow, r.pattern, r.line) for r in explanation.matches] == [
+        (False, "/x", 3),
+        (True, "/x/y", 4),
+    ]
+    assert explanation.decision == Decision(True, 4, "Allow: /x/y")
+    specific = RobotsTxt.parse(body + "User-agent: b\nAllow: /\n").explain("/x", "B")
+    assert (specific.group, specific.group_lines) == ("specific", (6,))
+
+
+def test_sitemaps_in_file_order_wherever_they_stand() -> None:
+    body = (
+        "Sitemap: http://foo.bar/one.xml\n"
+        "User-Agent: foo\n"
+        "Allow: /some/path\n"
+        "sitemap: http://foo.bar/two.xml # comment\n"
+        "User-Agent: bar\n"
+        "\n"
+        "Site-map:   http://foo.bar/three.xml  \n"
+        "Sitemap:\n"
+    )
+    assert RobotsTxt.parse(body).sitemaps == (
+        "http://foo.bar/one.xml",
+        "http://foo.bar/two.xml",
+        "http://foo.bar/three.xml",
+    )
+    assert RobotsTxt.parse(b"Sitemap: http://foo.bar/caf\xe9.xml").sitemaps == (
+        "http://foo.bar/caf%E9.xml",
+    )
+    assert RobotsTxt.parse("User-agent: *\nDisallow: /\n").sitemaps == ()
+
+
+def test_crawl_delay_of_the_applying_group() -> None:
+    body = (
+        "User-agent: *\nCrawl-delay: 10\nDisallow: /x\n"
+        "User-agent: slow\nDisallow: /y\ncrawl-delay: 0.5\n"
+        "User-agent: bad\nCrawl-delay: soon\n"
+        "User-agent: negative\nCrawl-delay: -1\n"
+        "User-agent: none\nDisallow: /z\n"
+    )
+    rules = RobotsTxt.parse(body)
+    assert rules.crawl_delay("Other") == 10.0
+    assert rules.crawl_delay("Slow/1.0") == 0.5
+    assert rules.crawl_delay("bad") is None
+    assert rules.crawl_delay("negative") is None
+    assert rules.crawl_delay("none") is None
+    assert RobotsTxt.parse("").crawl_delay("x") is None
+
+
+def test_allow_all_and_disallow_all() -> None:
+    everything = RobotsTxt.allow_all()
+    nothing = RobotsTxt.disallow_all()
+    for url in ("/", "", "http://foo.bar/", "http://foo.bar/a?b", "/robots.txt"):
+        for agent in ("FooBot", "", "Googlebot/2.1"):
+            assert everything.allowed(url, agent)
+            assert not nothing.allowed(url, agent)
+    assert nothing.decide("/", "x") == Decision(False, None, "Disallow: /")
+    assert everything.decide("/", "x") == Decision(True, None, None)
+    assert everything.sitemaps == nothing.sitemaps == ()
+    assert everything.crawl_delay("x") is None
+
+
+def test_answers_do_not_depend_on_question_order() -> None:
+    body = "User-agent: a\nDisallow: /a\nUser-agent: *\nDisallow: /s\n"
+    first, second = RobotsTxt.parse(body), RobotsTxt.parse(body)
+    questions = [("/a", "a"), ("/s", "a"), ("/a", "b"), ("/s", "b"), ("/s", "A/1.0")]
+    answers = [first.allowed(u, ua) for u, ua in questions]
+    assert answers == [False, True, True, False, True]
+    assert [second.allowed(u, ua) for u, ua in reversed(questions)] == answers[::-1]

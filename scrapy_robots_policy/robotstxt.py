@@ -48,10 +48,14 @@ _COLON_OR_TWO_WORDS = (
 )
 # "user agent" (with a space) is only a user-agent key in the colon form: without a
 # colon, "user agent foo" has three words and "user agent" is the key "user".
+# Captures "*" for the global group (Google: "*" alone or followed by whitespace), else
+# the product token (Google's ExtractUserAgent: the leading run of [a-zA-Z_-]); the match
+# runs to the end of the line.
 _UA_LINE = re.compile(
-    rb"[ \t\v\f]*(?:(?i:user-agent|useragent|user agent)[^:#\n]*:([^#\n]*)"
-    rb"|(?i:user-agent|useragent)[^ \t:#\n]*[ \t]+([\v\f]*[^\s:#][^ \t:#\n]*)"
-    rb"[ \t\v\f]*(?:#[^\n]*)?$)",
+    rb"^[ \t\v\f]*(?:(?i:user-agent|useragent|user agent)[^:#\n]*:[ \t\v\f]*"
+    rb"|(?i:user-agent|useragent)[^ \t:#\n]*[ \t]+[\v\f]*"
+    rb"(?=[^\s:#][^ \t:#\n]*[ \t\v\f]*(?:#|$)))"
+    rb"(?:(\*)(?![^ \t\v\f#\n])|([A-Za-z_-]*))[^\n]*",
     re.ASCII | re.MULTILINE,
 )
 _RULE_KEYS = rb"(?i:(allow)|(disallow|dissallow|dissalow|disalow|diasllow|disallaw))"
@@ -68,7 +72,6 @@ _SITEMAP_LINE = re.compile(
 )
 # Google's ExtractUserAgent: the product token is the leading run of [a-zA-Z_-].
 _TOKEN = re.compile(r"[A-Za-z_-]*")
-_TOKEN_BYTES = re.compile(rb"[A-Za-z_-]*")
 # A path ends where a fragment starts; the authority ends at the first of "/?;".
 _AUTHORITY = re.compile(r"(?:[^/?;]*?://)?[^/?;]*")
 _NUL_TO_EOL = re.compile(rb"\x00[^\n]*")
@@ -222,53 +225,67 @@ def pattern_matches(path: str, pattern: str) -> bool:
 # The rules of the group(s) that apply to one agent
 
 
+# One rule inside a _Matcher: (priority, allow, line, pieces after the literal prefix or
+# None for a plain prefix rule, anchored at the end, normalised pattern).
+_Entry = tuple[int, bool, int, "tuple[str, ...] | None", bool, str]
+
+
 class _Matcher:
     """Longest match wins, allow wins ties, the earliest line wins among equals.
 
     Rules are indexed by their literal prefix (the text before the first "*" or the
-    final "$"). The prefixes are sorted; for each one ``parent`` is the longest other
+    final "$"). The prefixes are sorted; for each one ``parents`` holds the longest other
     prefix that is a prefix of it. Every prefix of a path in the sorted list is an
-    ancestor of the last entry not greater than the path, so a query bisects once and
-    walks up that chain, pruned by the best priority still reachable.
+    ancestor of the last entry not greater than the path (everything between a prefix
+    and the path in sort order starts with that prefix), so a query bisects once and
+    walks up that chain, stopping once no ancestor can hold a longer rule.
     """
 
-    __slots__ = ("_entries", "_keys", "_parents", "_reach", "crawl_delay", "rules")
+    __slots__ = ("_entries", "_keys", "_parents", "_reach", "crawl_delay")
 
-    def __init__(self, rules: list[Rule], crawl_delay: float | None = None) -> None:
-        self.rules = tuple(rules)  # file order, for explanations
+    def __init__(
+        self, rules: list[tuple[str, bool, int]], crawl_delay: float | None = None
+    ) -> None:
         self.crawl_delay = crawl_delay
-        by_prefix: dict[str, list[tuple[int, bool, int, tuple[str, ...] | None, bool, Rule]]] = {}
-        for rule in rules:
-            prefix, pieces, anchored = _compile(rule.pattern)
-            entry = (len(rule.pattern), rule.allow, rule.line or 0, pieces, anchored, rule)
-            by_prefix.setdefault(prefix, []).append(entry)
+        by_prefix: dict[str, list[_Entry]] = {}
+        for pattern, allow, line in rules:
+            anchored = pattern[-1] == "$"  # "$" is special only as the last character
+            if anchored or "*" in pattern:
+                prefix, pieces, anchored = _compile(pattern)
+            else:
+                prefix, pieces = pattern, None
+            entry = (len(pattern), allow, line, pieces, anchored, pattern)
+            same = by_prefix.get(prefix)
+            if same is None:
+                by_prefix[prefix] = [entry]
+            else:
+                same.append(entry)
         keys = sorted(by_prefix)
         parents: list[int] = []
         reach: list[int] = []
-        entries = []
+        entries: list[list[_Entry]] = []
         stack: list[int] = []
         for index, key in enumerate(keys):
             while stack and not key.startswith(keys[stack[-1]]):
                 stack.pop()
             parent = stack[-1] if stack else -1
-            # Best first: longest pattern, then allow, then earliest line.
-            group = sorted(by_prefix[key], key=lambda e: (-e[0], not e[1], e[2]))
+            group = by_prefix[key]
+            if len(group) > 1:
+                group.sort(key=_best_first)
             top = group[0][0]
             parents.append(parent)
-            reach.append(max(top, reach[parent]) if parent >= 0 else top)
-            entries.append(tuple(group))
+            reach.append(top if parent < 0 or reach[parent] < top else reach[parent])
+            entries.append(group)
             stack.append(index)
         self._keys = keys
         self._parents = parents
-        self._reach = reach
+        self._reach = reach  # the longest rule of a prefix and all its ancestors
         self._entries = entries
 
-    def best(self, path: str) -> Rule | None:
+    def best(self, path: str) -> _Entry | None:
         """The deciding rule for a normalised path, or None when no rule matches."""
         keys = self._keys
         index = bisect_right(keys, path) - 1
-        if index < 0:
-            return None
         parents = self._parents
         reach = self._reach
         best = None
@@ -294,15 +311,29 @@ class _Matcher:
                             best_prio = prio
                         break
             index = parents[index]
-        return None if best is None else best[5]
+        return best
 
-    def allowed(self, path: str) -> bool:
-        best = self.best(path)
-        return best is None or best.allow
+    def rules(self) -> list[Rule]:
+        """Every rule, in file order."""
+        found = [Rule(e[1], e[5], e[2] or None) for group in self._entries for e in group]
+        return sorted(found, key=lambda rule: rule.line or 0)
+
+
+def _best_first(entry: _Entry) -> tuple[int, bool, int]:
+    """Sort key: longest pattern, then allow, then earliest line."""
+    return (-entry[0], not entry[1], entry[2])
+
+
+def _as_decision(entry: _Entry | None) -> Decision:
+    if entry is None:
+        return Decision(True)
+    return Decision(
+        entry[1], entry[2] or None, f"{'Allow' if entry[1] else 'Disallow'}: {entry[5]}"
+    )
 
 
 _NO_RULES = _Matcher([])
-_DISALLOW_EVERYTHING = _Matcher([Rule(False, "/", None)])
+_DISALLOW_EVERYTHING = _Matcher([("/", False, 0)])  # line 0: no line of any file
 
 
 # ---------------------------------------------------------------------------------------
@@ -345,7 +376,7 @@ def _prepare(content: bytes | str) -> bytes:
 
 
 def _words_value(m: re.Match[bytes]) -> bytes:
-    """The stripped value of a line matched with _COLON_OR_TWO_WORDS (groups -2 and -1)."""
+    """The stripped value of a line matched with _COLON_OR_TWO_WORDS (its last two groups)."""
     value = m.group(m.re.groups - 1)
     if value is None:
         value = m.group(m.re.groups)
@@ -353,29 +384,25 @@ def _words_value(m: re.Match[bytes]) -> bytes:
 
 
 def _scan(
-    data: bytes,
-    lowered: bytes,
-    needle: bytes,
-    line_re: re.Pattern[bytes],
-    start: int = 0,
-    stop: int = -1,
-) -> Iterator[tuple[re.Match[bytes], int]]:
-    """(match, end of line) for the lines matching ``line_re`` that contain ``needle``.
+    data: bytes, needle: bytes, line_re: re.Pattern[bytes], start: int = 0, stop: int = -1
+) -> Iterator[re.Match[bytes]]:
+    """The lines matching ``line_re`` (at their start) that contain ``needle``.
 
-    ``bytes.find`` of a keyword the line must contain skips the other lines at C speed;
-    the regular expression then runs only at the start of the few candidate lines.
+    ``bytes.find`` of a keyword the line must contain (in the lower-cased text) skips the
+    other lines at C speed; the regular expression runs only at candidate line starts.
     """
     if stop < 0:
         stop = len(data)
+    lowered = data.lower()
     found = lowered.find(needle, start, stop)
     while found >= 0:
         line_start = data.rfind(b"\n", 0, found) + 1
+        m = line_re.match(data, line_start, stop)
+        if m is not None:
+            yield m
         line_end = data.find(b"\n", found, stop)
         if line_end < 0:
-            line_end = stop
-        m = line_re.match(data, line_start, line_end)
-        if m is not None:
-            yield m, line_end
+            return
         found = lowered.find(needle, line_end, stop)
 
 
@@ -397,6 +424,14 @@ def _sitemap_url(value: bytes) -> str:
         return _HIGH_OCTET.sub(lambda m: b"%%%02X" % m.group()[0], value).decode("ascii")
 
 
+def _parse_delay(value: bytes) -> float | None:
+    try:
+        delay = float(value)
+    except ValueError:
+        return None
+    return delay if math.isfinite(delay) and delay >= 0 else None
+
+
 class RobotsTxt:
     """A parsed robots.txt. Build with ``RobotsTxt.parse``; query with ``allowed``/``decide``."""
 
@@ -406,51 +441,55 @@ class RobotsTxt:
         self,
         data: bytes = b"",
         groups: list[tuple[int, int, int]] | None = None,
-        agents: dict[str, list[int]] | None = None,
+        agents: dict[bytes, list[int]] | None = None,
         star: list[int] | None = None,
         fallback: _Matcher = _NO_RULES,
     ) -> None:
         self._data = data
         self._groups = groups or []  # (start of first user-agent line, body start, end)
-        self._agents = agents or {}  # product token -> indexes of the groups naming it
+        self._agents = agents or {}  # lower-cased product token -> groups naming it
         self._star = star or []  # indexes of the groups naming "*"
         self._fallback = fallback  # what applies when no group does
-        self._matchers: dict[str | None, _Matcher] = {}
+        self._matchers: dict[str | bytes | None, _Matcher] = {}
         self._sitemaps: tuple[str, ...] | None = None
 
     @classmethod
     def parse(cls, content: bytes | str) -> RobotsTxt:
         """Parse a robots.txt body. Never raises: whatever is not a valid line is skipped."""
         data = _prepare(content)
+        # Dense user-agent lines (block lists of bots): one pass of the expression over
+        # the whole text beats a find per line.
+        if data.lower().count(b"agent") * 256 > len(data):
+            lines: Iterator[re.Match[bytes]] = _UA_LINE.finditer(data)
+        else:
+            lines = _scan(data, b"agent", _UA_LINE)
         groups: list[tuple[int, int, int]] = []
-        agents: dict[str, list[int]] = {}
+        agents: dict[bytes, list[int]] = {}
         star: list[int] = []
         group_start = body_start = -1
-        for m, line_end in _scan(data, data.lower(), b"agent", _UA_LINE):
-            value = m.group(1)
-            if value is None:
-                value = m.group(2)
-                if not value.strip():
-                    continue  # "user-agent \v": one word after stripping, not a line
-            value = value.strip()
+        search_rule = _RULE_LINE.search
+        for m in lines:
             line_start = m.start()
-            if body_start < 0 or _RULE_LINE.search(data, body_start, line_start):
+            if body_start < 0 or (
+                line_start != body_start and search_rule(data, body_start, line_start)
+            ):
                 # A user-agent line after a rule line starts a new group; sitemap and
-                # unknown lines do not close the user-agent run (Google, RFC 9309 2.1).
+                # unknown lines do not end the run of user-agent lines (RFC 9309 2.1).
                 if body_start >= 0:
                     groups.append((group_start, body_start, line_start))
                 group_start = line_start
-            body_start = line_end + 1
+            body_start = m.end() + 1
             index = len(groups)
-            # Google-specific: "*" followed by whitespace and anything is still "*".
-            if value[:1] == b"*" and (len(value) == 1 or value[1:2].isspace()):
+            is_star, token = m.group(1, 2)
+            if is_star:
                 if not star or star[-1] != index:
                     star.append(index)
-                continue
-            token = _TOKEN_BYTES.match(value).group().lower().decode("ascii")  # type: ignore[union-attr]
-            if token:
-                named = agents.setdefault(token, [])
-                if not named or named[-1] != index:
+            elif token:
+                token = token.lower()
+                named = agents.get(token)
+                if named is None:
+                    agents[token] = [index]
+                elif named[-1] != index:
                     named.append(index)
         if body_start >= 0:
             groups.append((group_start, min(body_start, len(data)), len(data)))
@@ -472,43 +511,40 @@ class RobotsTxt:
         """Whether ``user_agent`` (a product token or a full User-Agent) may fetch ``url``."""
         matcher = self._matchers.get(user_agent) or self._matcher_for(user_agent)
         best = matcher.best(normalize_path(_path_of(url)))
-        return best is None or best.allow
+        return best is None or best[1]
 
     def decide(self, url: str, user_agent: str) -> Decision:
         """Like ``allowed``, with the line and rule that decided (None when no rule did)."""
         matcher = self._matchers.get(user_agent) or self._matcher_for(user_agent)
-        best = matcher.best(normalize_path(_path_of(url)))
-        if best is None:
-            return Decision(True)
-        return Decision(best.allow, best.line, str(best))
+        return _as_decision(matcher.best(normalize_path(_path_of(url))))
 
     def explain(self, url: str, user_agent: str) -> Explanation:
         """The group chosen for ``user_agent`` and every rule of it matching ``url``."""
         token = product_token(user_agent)
-        indexes = self._agents.get(token) if token else None
+        indexes = self._agents.get(token.encode()) if token else None
         kind = "specific" if indexes else ("*" if self._star else "none")
         if not indexes:
             indexes = self._star
         data = self._data
-        lowered = data.lower()
         lines = []
         for index in indexes:
             start, body, _ = self._groups[index]
             lines.extend(
                 data.count(b"\n", 0, m.start()) + 1
-                for m, _ in _scan(data, lowered, b"agent", _UA_LINE, start, body)
+                for m in _scan(data, b"agent", _UA_LINE, start, body)
             )
         path = normalize_path(_path_of(url))
         matcher = self._matchers.get(user_agent) or self._matcher_for(user_agent)
-        matches = tuple(rule for rule in matcher.rules if _rule_matches(path, rule))
-        return Explanation(token, kind, tuple(lines), matches, self.decide(url, user_agent))
+        matches = tuple(rule for rule in matcher.rules() if pattern_matches(path, rule.pattern))
+        decision = _as_decision(matcher.best(path))
+        return Explanation(token, kind, tuple(lines), matches, decision)
 
     @property
     def sitemaps(self) -> tuple[str, ...]:
         """Every Sitemap value, in file order, wherever it stands in the file."""
         if self._sitemaps is None:
             found = []
-            for m, _ in _scan(self._data, self._data.lower(), b"site", _SITEMAP_LINE):
+            for m in _scan(self._data, b"site", _SITEMAP_LINE):
                 value = _words_value(m)
                 if value:
                     found.append(_sitemap_url(value))
@@ -523,9 +559,9 @@ class RobotsTxt:
     # -- building matchers ---------------------------------------------------------------
 
     def _matcher_for(self, user_agent: str) -> _Matcher:
-        token = product_token(user_agent)
-        key: str | None = token if token and token in self._agents else None
-        matcher = self._matchers.get(key) if key is not None else self._matchers.get("*")
+        token = product_token(user_agent).encode()
+        key: bytes | None = token if token in self._agents else None
+        matcher = self._matchers.get(key)
         if matcher is None:
             if key is not None:
                 matcher = self._build(self._agents[key])
@@ -533,7 +569,7 @@ class RobotsTxt:
                 matcher = self._build(self._star)
             else:
                 matcher = self._fallback
-            self._matchers[key if key is not None else "*"] = matcher
+            self._matchers[key] = matcher
         if len(self._matchers) < _MAX_CACHED_AGENTS:
             self._matchers[user_agent] = matcher
         return matcher
@@ -541,43 +577,35 @@ class RobotsTxt:
     def _build(self, indexes: list[int]) -> _Matcher:
         """Read the rule lines of the given groups (merged, in file order)."""
         data = self._data
-        rules: list[Rule] = []
+        rules: list[tuple[str, bool, int]] = []
         delay: float | None = None
         pos, line = 0, 1
         for index in indexes:
             start, _, end = self._groups[index]
             for m in _GROUP_LINE.finditer(data, start, end):
-                line += data.count(b"\n", pos, m.start())
-                pos = m.start()
-                value = _words_value(m)
-                if m.group(3) is not None:
+                at = m.start()
+                line += data.count(b"\n", pos, at)
+                pos = at
+                allow, _, delay_key, colon_value, word_value = m.groups(b"")
+                value = (colon_value or word_value).strip()
+                if delay_key:
                     if delay is None:
                         delay = _parse_delay(value)
                     continue
                 if not value:
                     continue  # an empty rule matches nothing (Google: priority 0)
-                allow = m.group(1) is not None
-                pattern = _normalize_bytes(value)
-                rules.append(Rule(allow, pattern, line))
-                if allow:
+                if value.isascii() and b"%" not in value:
+                    pattern = value.decode("ascii")
+                else:
+                    pattern = _normalize_bytes(value)
+                rules.append((pattern, bool(allow), line))
+                if allow and "/index.htm" in pattern:
                     slash = pattern.rfind("/")
-                    if slash >= 0 and pattern.startswith("/index.htm", slash):
+                    if pattern.startswith("/index.htm", slash):
                         # Google-specific: allowing ".../index.htm(l)" also allows the
                         # directory itself, ".../" exactly.
-                        rules.append(Rule(True, pattern[: slash + 1] + "$", line))
+                        rules.append((pattern[: slash + 1] + "$", True, line))
         return _Matcher(rules, delay) if rules or delay is not None else _NO_RULES
-
-
-def _rule_matches(path: str, rule: Rule) -> bool:
-    return pattern_matches(path, rule.pattern)
-
-
-def _parse_delay(value: bytes) -> float | None:
-    try:
-        delay = float(value)
-    except ValueError:
-        return None
-    return delay if math.isfinite(delay) and delay >= 0 else None
 
 
 _ALLOW_ALL = RobotsTxt()

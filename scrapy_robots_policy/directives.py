@@ -17,7 +17,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime, timedelta, timezone
 from email.utils import parsedate_tz
-from typing import Any
+from typing import Any, NamedTuple
+
+from lxml import etree
 
 __all__ = ["HEADER", "META", "Directive", "RobotsDirectives", "product_token"]
 
@@ -64,9 +66,8 @@ def product_token(user_agent: str) -> str:
     return match.group().lower() if match else ""
 
 
-@dataclass(frozen=True)
-class Directive:
-    """One directive as the site gave it, with its provenance."""
+class Directive(NamedTuple):
+    """One directive as the site gave it, with its provenance (a tuple: cheap to build)."""
 
     name: str  # lower-cased: "noindex", "max-snippet", ...
     value: str | None  # text after the colon for valued directives, as written
@@ -208,6 +209,16 @@ def _split_list(value: str) -> Iterable[str]:
         yield piece
 
 
+def _collect(found: list[tuple[Directive, dict[str, Any]]], problems: list[str],
+             directive: Directive) -> None:
+    """Keep a directive with its effect, or note why it was ignored (a bounded number)."""
+    effect = _effect(directive.name, directive.value)
+    if effect is not None:
+        found.append((directive, effect))
+    elif len(problems) < _MAX_PROBLEMS:
+        problems.append(f"ignored invalid {directive}")
+
+
 def _name_value(piece: str) -> tuple[str, str | None]:
     head, colon, rest = piece.partition(":")
     return head.strip().lower(), (rest.strip() if colon else None)
@@ -245,16 +256,34 @@ class RobotsDirectives:
     def from_directives(cls, directives: Iterable[Directive],
                         problems: Iterable[str] = ()) -> RobotsDirectives:
         """Fold already-applicable directives into one value, the most restrictive winning."""
-        values: dict[str, Any] = {}
-        kept: list[Directive] = []
+        found = []
         for directive in directives:
             effect = _effect(directive.name, directive.value)
-            if effect is None:
-                continue
-            kept.append(directive)
+            if effect is not None:
+                found.append((directive, effect))
+        return cls._fold(found, list(problems))
+
+    @classmethod
+    def _fold(cls, found: list[tuple[Directive, dict[str, Any]]],
+              problems: list[str]) -> RobotsDirectives:
+        if not found and not problems:
+            return _BLANK
+        values: dict[str, Any] = {}
+        for _, effect in found:
             for name, value in effect.items():
                 values[name] = _stricter(name, values.get(name), value)
-        return cls(**values, sources=tuple(kept), problems=tuple(problems)[:_MAX_PROBLEMS])
+        values["sources"] = tuple(d for d, _ in found)
+        values["problems"] = tuple(problems[:_MAX_PROBLEMS])
+        return cls._make(values)
+
+    @classmethod
+    def _make(cls, values: dict[str, Any]) -> RobotsDirectives:
+        """Build without the frozen dataclass ``__init__`` (one ``object.__setattr__`` per
+        field): it runs for every response, and this is several times faster."""
+        self = object.__new__(cls)
+        self.__dict__.update(_DEFAULTS)
+        self.__dict__.update(values)
+        return self
 
     @classmethod
     def from_x_robots_tag(cls, values: Iterable[str | bytes] | str | bytes,
@@ -264,10 +293,12 @@ class RobotsDirectives:
         A ``name:`` prefix scopes the rest of its value to that crawler (it may appear
         mid-list: ``noindex, mybot: nofollow``); only ``robots``-wide and our own apply.
         """
-        agent = product_token(user_agent)
         if isinstance(values, (str, bytes)):
             values = [values]
-        found: list[Directive] = []
+        if not values:
+            return _BLANK
+        agent = product_token(user_agent)
+        found: list[tuple[Directive, dict[str, Any]]] = []
         problems: list[str] = []
         for raw_value in values:
             raw = _text(raw_value)
@@ -280,21 +311,15 @@ class RobotsDirectives:
                     if not value:
                         continue
                     name, value = _name_value(value)
-                if not name or scope not in (ALL_AGENTS, agent):
-                    continue
-                directive = Directive(name, value, HEADER, scope, raw)
-                if _effect(name, value) is None:
-                    if len(problems) < _MAX_PROBLEMS:
-                        problems.append(f"ignored invalid {directive}")
-                else:
-                    found.append(directive)
-        return cls.from_directives(found, problems)
+                if name and scope in (ALL_AGENTS, agent):
+                    _collect(found, problems, Directive(name, value, HEADER, scope, raw))
+        return cls._fold(found, problems)
 
     @classmethod
     def from_meta(cls, tags: Iterable[tuple[str, str]], user_agent: str) -> RobotsDirectives:
         """Directives from ``(name, content)`` pairs of meta tags; other names are skipped."""
         agent = product_token(user_agent)
-        found: list[Directive] = []
+        found: list[tuple[Directive, dict[str, Any]]] = []
         problems: list[str] = []
         for meta_name, content in tags:
             scope = meta_name.strip().lower()
@@ -302,15 +327,9 @@ class RobotsDirectives:
                 continue
             for piece in _split_list(content):
                 name, value = _name_value(piece)
-                if not name:
-                    continue
-                directive = Directive(name, value, META, scope, content)
-                if _effect(name, value) is None:
-                    if len(problems) < _MAX_PROBLEMS:
-                        problems.append(f"ignored invalid {directive}")
-                else:
-                    found.append(directive)
-        return cls.from_directives(found, problems)
+                if name:
+                    _collect(found, problems, Directive(name, value, META, scope, content))
+        return cls._fold(found, problems)
 
     @classmethod
     def from_selector(cls, selector: Any, user_agent: str) -> RobotsDirectives:
@@ -319,18 +338,17 @@ class RobotsDirectives:
         Reusing the response's own selector means the page is parsed once, whether the
         spider queries it before or after us.
         """
-        agent = product_token(user_agent)
-        if getattr(selector, "type", "html") == "html":
-            element = "meta"  # lxml's HTML parser drops namespaces: the fast path
-        else:
-            element = "*[local-name()='meta']"  # XHTML parsed as XML is namespaced
-        name = "translate(normalize-space(@name), $upper, $lower)"
-        wanted = f"{name} = 'robots'" + (f" or {name} = $agent" if agent else "")
-        query = f"//{element}[@content][{wanted}]"
-        nodes = selector.xpath(query, upper="ABCDEFGHIJKLMNOPQRSTUVWXYZ",
-                               lower="abcdefghijklmnopqrstuvwxyz", agent=agent)
-        tags = [(node.attrib.get("name", ""), node.attrib.get("content", "")) for node in nodes]
-        return cls.from_meta(tags, user_agent)
+        root = getattr(selector, "root", None)
+        if not isinstance(root, etree._Element):  # a JSON or text selector has no tags
+            return _BLANK
+        tags = []
+        # "{*}" also finds XHTML's namespaced meta when the page was parsed as XML.
+        # lxml's own iteration is several times faster than an XPath with translate().
+        for node in root.iter("{*}meta"):
+            name, content = node.get("name"), node.get("content")
+            if name is not None and content is not None:
+                tags.append((name, content))
+        return cls.from_meta(tags, user_agent) if tags else _BLANK
 
     @classmethod
     def from_html(cls, html: str | bytes, user_agent: str) -> RobotsDirectives:
@@ -376,7 +394,12 @@ class RobotsDirectives:
 
     def combine(self, *others: RobotsDirectives) -> RobotsDirectives:
         """These directives together with others, the most restrictive value winning."""
-        values = {f.name: getattr(self, f.name) for f in fields(self) if f.compare}
+        others = tuple(o for o in others if not o._blank())
+        if not others:
+            return self
+        if self._blank() and len(others) == 1:
+            return others[0]
+        values = {name: getattr(self, name) for name in _VALUE_FIELDS}
         sources = list(self.sources)
         problems = list(self.problems)
         errors = list(self.errors)
@@ -386,8 +409,13 @@ class RobotsDirectives:
             sources.extend(other.sources)
             problems.extend(other.problems)
             errors.extend(other.errors)
-        return type(self)(**values, sources=tuple(sources),
-                          problems=tuple(problems)[:_MAX_PROBLEMS], errors=tuple(errors))
+        values.update(sources=tuple(sources), problems=tuple(problems[:_MAX_PROBLEMS]),
+                      errors=tuple(errors))
+        return self._make(values)
+
+    def _blank(self) -> bool:
+        """Nothing found at all: combining with it changes nothing (the common case)."""
+        return not (self.sources or self.problems or self.errors) and self == _BLANK
 
     def indexable(self, now: datetime | None = None) -> bool:
         """False for noindex (or ``none``), or once ``unavailable_after`` has passed."""
@@ -433,12 +461,16 @@ class RobotsDirectives:
     def as_dict(self) -> dict[str, Any]:
         """The restrictive directives only, JSON-friendly (dates in ISO 8601), for items."""
         result: dict[str, Any] = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if not f.compare or value is None or value is False:
-                continue
-            result[f.name] = value.isoformat() if isinstance(value, datetime) else value
+        for name in _VALUE_FIELDS:
+            value = getattr(self, name)
+            if value is not None and value is not False:
+                result[name] = value.isoformat() if isinstance(value, datetime) else value
         return result
+
+
+_DEFAULTS = {f.name: f.default for f in fields(RobotsDirectives)}
+_VALUE_FIELDS = tuple(f.name for f in fields(RobotsDirectives) if f.compare)
+_BLANK = RobotsDirectives()
 
 
 def _aware(now: datetime | None) -> datetime:

@@ -235,6 +235,13 @@ def test_most_restrictive_wins_everywhere(first, second, expected):
     assert from_header.combine(from_meta) == expected
 
 
+def test_combine_values_given_directly():
+    assert R().combine(R(noindex=True)) == R(noindex=True)
+    assert R(max_snippet=5).combine(R(), R(max_snippet=3, nofollow=True)) == R(
+        max_snippet=3, nofollow=True)
+    assert R(noindex=True).combine() == R(noindex=True)
+
+
 def test_headers_and_meta_tags_combine_in_a_response():
     body = meta(("robots", "max-snippet:40, noarchive"), ("mybot", "nofollow"))
     response = HtmlResponse("http://example.com/", body=body.encode(), headers={

@@ -1,0 +1,156 @@
+"""What RobotsPolicySpiderMiddleware costs a crawl: the same local site crawled with and without.
+
+A local server holds a few thousand realistic HTML pages (meta tags, an X-Robots-Tag
+header, 20-odd links each). A spider that uses ``response.css`` on every page crawls
+the site with and without the middleware, alternating, several times; the medians of
+the crawl time (Scrapy's own ``elapsed_time_seconds``) and their ratio are printed. The
+target is a ratio of at most 1.05. The directives on the pages are non-restrictive, so
+both crawls fetch and yield exactly the same (checked).
+
+A second, in-process measurement times ``RobotsDirectives.from_response`` alone on pages
+whose selector the spider already built, which is what the middleware adds per page.
+
+    python bench/bench_directives.py            # 3,000 pages, 5 runs each
+    python bench/bench_directives.py --quick    # 600 pages, 3 runs each
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import scrapy
+
+from scrapy_robots_policy.directives import RobotsDirectives
+from tests.support import LocalServer, Reply
+
+MIDDLEWARE = "scrapy_robots_policy.spider.RobotsPolicySpiderMiddleware"
+AGENT = "BenchBot/1.0 (+http://127.0.0.1/bot)"
+
+
+def page_html(index: int, count: int) -> str:
+    links = "".join(f'<li><a href="/p/{(index * 7 + k) % count}">page {(index * 7 + k) % count}'
+                    "</a></li>" for k in range(1, 21))
+    paragraphs = "".join(f"<p>Paragraph {n} of page {index}: " + "lorem ipsum dolor sit amet "
+                         * 12 + "</p>" for n in range(10))
+    return (
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+        f"<title>Page {index}</title>"
+        "<meta name='description' content='A page of the benchmark site'>"
+        "<meta name='viewport' content='width=device-width'>"
+        "<meta name='robots' content='max-snippet:50, max-image-preview:large'>"
+        "<meta name='benchbot' content='noarchive'>"
+        "<link rel='stylesheet' href='/style.css'><script>var x = 1;</script></head>"
+        f"<body><header><nav><ul>{links}</ul></nav></header><main><h1>Page {index}</h1>"
+        f"{paragraphs}<a href='/p/{(index + 1) % count}'>next</a></main>"
+        "<footer><p>footer</p></footer></body></html>"
+    )
+
+
+def site(count: int) -> dict[str, Reply]:
+    headers = {"Content-Type": "text/html; charset=utf-8",
+               "X-Robots-Tag": ["noimageindex", "otherbot: noindex"]}
+    return {f"/p/{i}": Reply(200, page_html(i, count), headers) for i in range(count)}
+
+
+class BenchSpider(scrapy.Spider):
+    name = "bench"
+
+    def parse(self, response):
+        yield {"url": response.url, "title": response.css("title::text").get(),
+               "words": len(" ".join(response.css("p::text").getall()).split())}
+        for href in response.css("a::attr(href)").getall():
+            yield response.follow(href, self.parse)
+
+
+def _crawl(conn: Any, url: str, middleware: bool) -> None:
+    from scrapy import signals
+    from scrapy.crawler import CrawlerProcess
+
+    settings = {"LOG_LEVEL": "WARNING", "TELNETCONSOLE_ENABLED": False,
+                "ROBOTSTXT_OBEY": False, "USER_AGENT": AGENT, "CONCURRENT_REQUESTS": 16,
+                "SPIDER_MIDDLEWARES": {MIDDLEWARE: 950} if middleware else {}}
+    process = CrawlerProcess(settings)
+    crawler = process.create_crawler(BenchSpider)
+    items: list[int] = []
+
+    def count(**_: Any) -> None:  # a named function: signals hold weak references
+        items.append(1)
+
+    crawler.signals.connect(count, signal=signals.item_scraped)
+    process.crawl(crawler, start_urls=[url])
+    process.start()
+    stats = crawler.stats.get_stats()
+    conn.send((stats["elapsed_time_seconds"], len(items),
+               stats.get("downloader/response_count", 0),
+               stats.get("robots_policy/response_count", 0)))
+    conn.close()
+
+
+def crawl_once(url: str, middleware: bool) -> tuple[float, int, int, int]:
+    ctx = multiprocessing.get_context("fork")
+    parent, child = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_crawl, args=(child, url, middleware))
+    proc.start()
+    child.close()
+    result = parent.recv()
+    proc.join()
+    return result
+
+
+def micro(count: int) -> float:
+    """Microseconds per page for from_response on responses the spider already parsed."""
+    from scrapy.http import HtmlResponse
+
+    headers = {"Content-Type": "text/html; charset=utf-8",
+               "X-Robots-Tag": ["noimageindex", "otherbot: noindex"]}
+    responses = [HtmlResponse(f"http://127.0.0.1/p/{i}", body=page_html(i, count).encode(),
+                              headers=headers) for i in range(count)]
+    for response in responses:
+        response.css("title::text").get()  # the spider's own parse
+    started = time.perf_counter()
+    for response in responses:
+        RobotsDirectives.from_response(response, AGENT)
+    return (time.perf_counter() - started) / count * 1e6
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="600 pages, 3 runs each")
+    parser.add_argument("--pages", type=int, help="number of pages (default 3000)")
+    parser.add_argument("--runs", type=int, help="runs per configuration (default 5)")
+    args = parser.parse_args()
+    pages = args.pages or (600 if args.quick else 3000)
+    runs = args.runs or (3 if args.quick else 5)
+
+    print(f"from_response on an already parsed page: {micro(min(pages, 1000)):.1f} µs/page")
+    times: dict[bool, list[float]] = {False: [], True: []}
+    with LocalServer(site(pages)) as server:
+        crawl_once(server.url("/p/0"), False)  # warm-up: imports, page cache, server threads
+        for run in range(runs):
+            order = (False, True) if run % 2 == 0 else (True, False)
+            for middleware in order:
+                seconds, items, responses, inspected = crawl_once(server.url("/p/0"), middleware)
+                # the start URL has dont_filter: page 0 is fetched again through its link
+                assert items == responses == pages + 1, (items, responses, pages)
+                assert inspected == (responses if middleware else 0), inspected
+                times[middleware].append(seconds)
+                label = "with   " if middleware else "without"
+                print(f"run {run + 1}/{runs} {label}: {seconds:.3f} s ({items} items)")
+    without = statistics.median(times[False])
+    with_mw = statistics.median(times[True])
+    print(f"pages: {pages}, runs: {runs} each")
+    print(f"median without middleware: {without:.3f} s ({pages / without:.0f} pages/s)")
+    print(f"median with middleware:    {with_mw:.3f} s ({pages / with_mw:.0f} pages/s)")
+    print(f"ratio with/without: {with_mw / without:.3f} (target <= 1.05)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+"""Addon: ``ADDONS = {"scrapy_robots_policy.Addon": 0}`` turns the whole plugin on.
+
+It puts :class:`~scrapy_robots_policy.downloader.RobotsPolicyDownloaderMiddleware` where
+Scrapy's ``RobotsTxtMiddleware`` sits (so it sees requests in the same order), disables
+Scrapy's, and adds the page-level directives spider middleware next to the spider. Both
+stay inactive unless ``ROBOTSTXT_OBEY`` is true, as Scrapy's own middleware does.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from scrapy.utils.misc import load_object
+
+if TYPE_CHECKING:
+    from scrapy.settings import BaseSettings
+
+BUILTIN_DOWNLOADER = "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware"
+DOWNLOADER = "scrapy_robots_policy.downloader.RobotsPolicyDownloaderMiddleware"
+SPIDER = "scrapy_robots_policy.spider.RobotsPolicySpiderMiddleware"
+
+#: Where Scrapy's RobotsTxtMiddleware sits in DOWNLOADER_MIDDLEWARES_BASE (2.13 .. 2.19).
+BUILTIN_PRIORITY = 100
+#: Near the spider, so the spider middleware sees exactly what callbacks yield.
+SPIDER_PRIORITY = 950
+
+
+class Addon:
+    """Install the robots.txt downloader middleware and the directives spider middleware."""
+
+    def update_settings(self, settings: BaseSettings) -> None:
+        downloader = settings.getdict("DOWNLOADER_MIDDLEWARES")
+        priority = self._take_builtin_place(downloader, settings)
+        if not any(_is(key, DOWNLOADER) for key in downloader):  # the user's word wins
+            downloader[DOWNLOADER] = priority
+        self._set(settings, "DOWNLOADER_MIDDLEWARES", downloader)
+
+        spider = settings.getdict("SPIDER_MIDDLEWARES")
+        if not any(_is(key, SPIDER) for key in spider):
+            spider[SPIDER] = SPIDER_PRIORITY
+            self._set(settings, "SPIDER_MIDDLEWARES", spider)
+
+    @staticmethod
+    def _take_builtin_place(downloader: dict[Any, Any], settings: BaseSettings) -> int:
+        """Disable Scrapy's RobotsTxtMiddleware; return the priority it had."""
+        base = settings.getdict("DOWNLOADER_MIDDLEWARES_BASE")
+        priority = next((value for key, value in base.items()
+                         if _is(key, BUILTIN_DOWNLOADER) and value is not None),
+                        BUILTIN_PRIORITY)
+        for key in [key for key in downloader if _is(key, BUILTIN_DOWNLOADER)]:
+            # The user may have moved it; take its place there.
+            value = downloader.pop(key)
+            if value is not None:
+                priority = value
+        downloader[BUILTIN_DOWNLOADER] = None
+        return int(priority)
+
+    @staticmethod
+    def _set(settings: BaseSettings, name: str, value: dict[Any, Any]) -> None:
+        # At the setting's current priority: an "addon" priority would lose against a
+        # DOWNLOADER_MIDDLEWARES set in the project's settings, and change nothing.
+        settings.set(name, value, priority=settings.getpriority(name) or 0)
+
+
+def _is(key: Any, path: str) -> bool:
+    """Whether a component dict key (import path or class) names the class at ``path``."""
+    if isinstance(key, str):
+        if key == path:
+            return True
+        if key.rsplit(".", 1)[-1] != path.rsplit(".", 1)[-1]:
+            return False  # cheap: only same-named classes can be the same class
+        try:
+            key = load_object(key)
+        except (ImportError, ValueError, NameError, AttributeError):
+            return False
+    return f"{getattr(key, '__module__', '')}.{getattr(key, '__qualname__', '')}" == path

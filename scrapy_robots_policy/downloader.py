@@ -1,0 +1,378 @@
+"""RobotsPolicyDownloaderMiddleware: a request is downloaded only if its robots.txt allows it.
+
+Thin by design: the origin of a request comes from :mod:`.origin`, what a fetch means and
+how long it holds from :mod:`.policy`, where answers live from :mod:`.cache`, what a rule
+says from :mod:`.robotstxt`. This module only moves Scrapy objects between them: it
+fetches robots.txt through the engine (so proxies, headers and other middlewares apply),
+holds requests while their origin's robots.txt is being fetched or retried, and refuses
+the disallowed ones with :exc:`~scrapy.exceptions.IgnoreRequest`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Coroutine
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from scrapy import signals
+from scrapy.exceptions import IgnoreRequest, NotConfigured, StopDownload
+from scrapy.http import Request
+from scrapy.http.request import NO_CALLBACK
+from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
+from twisted.internet.defer import CancelledError, Deferred
+
+from scrapy_robots_policy.cache import LRUCache
+from scrapy_robots_policy.origin import Origin, origin_of, robots_url
+from scrapy_robots_policy.policy import Answer, Entry, Fetched, Lookup, Policy, PolicySettings
+from scrapy_robots_policy.robotstxt import RobotsTxt
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+    from scrapy.http import Response
+    from scrapy.settings import BaseSettings
+    from scrapy.statscollectors import StatsCollector
+    from typing_extensions import Self
+
+logger = logging.getLogger(__name__)
+
+#: Meta key of our own robots.txt requests: bytes received so far (for the size cap).
+_RECEIVED = "_robots_policy_received"
+#: Decompressing a robots.txt beyond this many times the size cap is refused (a bomb).
+_DECOMPRESSED_BOUND = 64
+
+
+@dataclass
+class _Round:
+    """One origin's fetch in progress (with its retries) and the requests waiting for it."""
+
+    waiters: list[Deferred[Entry]] = field(default_factory=list)
+    task: Deferred[None] | None = None
+
+
+def policy_settings(settings: BaseSettings) -> PolicySettings:
+    """The :class:`PolicySettings` that the ``ROBOTS_POLICY_*`` settings describe."""
+    d = PolicySettings()
+    return PolicySettings(
+        ttl=settings.getfloat("ROBOTS_POLICY_CACHE_TTL", d.ttl),
+        min_ttl=settings.getfloat("ROBOTS_POLICY_MIN_TTL", d.min_ttl),
+        max_ttl=settings.getfloat("ROBOTS_POLICY_MAX_TTL", d.max_ttl),
+        stale_limit=settings.getfloat("ROBOTS_POLICY_STALE_LIMIT", d.stale_limit),
+        patience=settings.getfloat("ROBOTS_POLICY_RETRY_PATIENCE", d.patience),
+        backoff=settings.getfloat("ROBOTS_POLICY_RETRY_BACKOFF", d.backoff),
+        backoff_max=settings.getfloat("ROBOTS_POLICY_RETRY_BACKOFF_MAX", d.backoff_max),
+        max_size=settings.getint("ROBOTS_POLICY_MAX_SIZE", d.max_size),
+        max_redirects=settings.getint("ROBOTS_POLICY_MAX_REDIRECTS", d.max_redirects),
+    )
+
+
+class RobotsPolicyDownloaderMiddleware:
+    """Obey robots.txt as Google and RFC 9309 do; a drop-in for Scrapy's RobotsTxtMiddleware.
+
+    Enabled by ``ROBOTSTXT_OBEY``; see the README for the ``ROBOTS_POLICY_*`` settings.
+    """
+
+    #: Priority of robots.txt requests, as in Scrapy's own middleware.
+    DOWNLOAD_PRIORITY: int = 1000
+
+    def __init__(self, crawler: Crawler) -> None:
+        settings = crawler.settings
+        if not settings.getbool("ROBOTSTXT_OBEY"):
+            raise NotConfigured
+        self.crawler = crawler
+        self._stats: StatsCollector = crawler.stats  # type: ignore[assignment]
+        self._policy = Policy(policy_settings(settings))
+        self._cache: LRUCache[Origin, Entry] = LRUCache(
+            settings.getint("ROBOTS_POLICY_MAX_ORIGINS", 10_000))
+        self._fetch_timeout = settings.getfloat("ROBOTS_POLICY_FETCH_TIMEOUT", 10.0)
+        self._crawl_delay = settings.getbool("ROBOTS_POLICY_CRAWL_DELAY", False)
+        self._robots_user_agent: str | None = settings.get("ROBOTSTXT_USER_AGENT") or None
+        # What UserAgentMiddleware and DefaultHeadersMiddleware will set later: they run
+        # after us, so a request without a User-Agent header will carry this one.
+        self._headers_user_agent: str | None = next(
+            (_text(v) for k, v in settings.getdict("DEFAULT_REQUEST_HEADERS").items()
+             if _text(k).lower() == "user-agent" and v), None)
+        self._fallback_user_agent: str = (self._headers_user_agent
+                                          or str(settings.get("USER_AGENT") or ""))
+        self._rounds: dict[Origin, _Round] = {}
+        self._sleeps: set[Deferred[Any]] = set()
+        self._closed = False
+        crawler.signals.connect(self._spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(self._spider_closed, signal=signals.spider_closed)
+        crawler.signals.connect(self._bytes_received, signal=signals.bytes_received)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        return cls(crawler)
+
+    # -- requests ---------------------------------------------------------------------------
+
+    def process_request(self, request: Request, spider: Any = None
+                        ) -> Coroutine[Any, Any, None] | None:
+        """Pass or refuse ``request``; when its robots.txt is not known yet, wait for it.
+
+        Not a coroutine function on purpose: a request whose answer is cached is decided
+        synchronously, without the cost of a coroutine; only waiting returns one.
+        """
+        if request.meta.get("dont_obey_robotstxt"):
+            return None
+        origin = origin_of(request.url)
+        if origin is None:  # data:, file:, or nothing a robots.txt could govern
+            return None
+        entry = self._cache.get(origin)
+        lookup = self._policy.lookup(entry)
+        if lookup is Lookup.FETCH:
+            return self._wait_and_judge(origin, request)
+        if lookup is Lookup.USE_AND_REFRESH and origin not in self._rounds:
+            self._start_round(origin, request)  # the stale copy answers meanwhile
+        assert entry is not None
+        self._judge(origin, entry, request)
+        return None
+
+    async def _wait_and_judge(self, origin: Origin, request: Request) -> None:
+        waiter: Deferred[Entry] = Deferred()
+        current = self._rounds.get(origin)
+        if current is None:
+            self._start_round(origin, request, waiter)
+        else:
+            current.waiters.append(waiter)
+        entry = await maybe_deferred_to_future(waiter)
+        self._judge(origin, entry, request)
+
+    def _judge(self, origin: Origin, entry: Entry, request: Request) -> None:
+        user_agent = self._user_agent(request)
+        if entry.rules.allowed(request.url, user_agent):
+            if self._crawl_delay:
+                self._apply_crawl_delay(entry.rules, user_agent, request)
+            return
+        self._stats.inc_value("robotstxt/forbidden")
+        if entry.unreachable:
+            self._stats.inc_value("robotstxt/forbidden/unreachable")
+            logger.debug("Forbidden by robots.txt: %(request)s (robots.txt of %(origin)s "
+                         "unreachable: %(why)s)",
+                         {"request": request, "origin": origin, "why": entry.summary},
+                         extra={"spider": self.crawler.spider})
+            raise IgnoreRequest(f"robots.txt of {origin} unreachable")
+        self._stats.inc_value("robotstxt/forbidden/rule")
+        decision = entry.rules.decide(request.url, user_agent)
+        rule = getattr(decision, "rule", None)
+        logger.debug("Forbidden by robots.txt: %(request)s (%(origin)s/robots.txt line "
+                     "%(line)s%(rule)s, user agent %(agent)r)",
+                     {"request": request, "origin": origin, "line": decision.line,
+                      "rule": f": {rule}" if rule else "", "agent": user_agent},
+                     extra={"spider": self.crawler.spider})
+        raise IgnoreRequest("Forbidden by robots.txt")
+
+    def _user_agent(self, request: Request) -> str:
+        """The user agent the rules are matched for: the one the request will carry."""
+        if self._robots_user_agent:
+            return self._robots_user_agent
+        header = request.headers.get(b"User-Agent")
+        if header:
+            return header.decode("latin-1")
+        return self._fallback_user_agent
+
+    def _apply_crawl_delay(self, rules: RobotsTxt, user_agent: str, request: Request) -> None:
+        """Slow down the download slot of the request to the origin's Crawl-delay.
+
+        Scrapy's slots are per host (not per origin), so the largest delay of the host's
+        origins wins. The slot's delay is not randomised below the Crawl-delay.
+        """
+        delay = rules.crawl_delay(user_agent)
+        if not delay or delay <= 0:
+            return
+        downloader = self.crawler.engine.downloader  # type: ignore[union-attr]
+        key = downloader.get_slot_key(request)
+        slot_settings = downloader.per_slot_settings.setdefault(key, {})
+        if slot_settings.get("delay", 0) >= delay:
+            return
+        # Applied to the slot when Scrapy (re)creates it, and to the live slot now.
+        slot_settings.update(delay=delay, randomize_delay=False)
+        slot = downloader.slots.get(key)
+        if slot is not None and slot.delay < delay:
+            slot.delay = delay
+            slot.randomize_delay = False
+        logger.info("Crawl-delay of %(delay)s s applied to download slot %(key)r",
+                    {"delay": delay, "key": key}, extra={"spider": self.crawler.spider})
+
+    # -- fetching robots.txt ------------------------------------------------------------------
+
+    def _start_round(self, origin: Origin, request: Request,
+                     waiter: Deferred[Entry] | None = None) -> None:
+        # The waiter is registered first: a round may end before this method returns.
+        current = self._rounds[origin] = _Round([waiter] if waiter else [])
+        current.task = deferred_from_coro(self._run_round(origin, request))
+
+    async def _run_round(self, origin: Origin, request: Request) -> None:
+        """Fetch (and retry) the robots.txt of ``origin`` until the policy settles it."""
+        entry: Entry | None = None
+        try:
+            entry = await self._settle(origin, request)
+        except Exception:
+            logger.exception("Error fetching the robots.txt of %(origin)s",
+                             {"origin": origin}, extra={"spider": self.crawler.spider})
+        finally:
+            current = self._rounds.pop(origin, None)
+            if entry is None:
+                # Not settled (the crawl is closing, or a bug): refuse what is waiting now,
+                # and let the next request try again.
+                entry = Entry(RobotsTxt.disallow_all(), "not fetched", 0.0, None)
+            else:
+                self._cache.put(origin, entry)
+            for waiter in current.waiters if current else ():
+                waiter.callback(entry)
+
+    async def _settle(self, origin: Origin, request: Request) -> Entry | None:
+        previous = self._cache.get(origin)
+        started = self._policy.now()
+        attempt = 0
+        while not self._closed:
+            attempt += 1
+            answer, chain = await self._fetch(origin)
+            step = self._policy.settle(previous, answer, started, attempt)
+            waiting = len(self._rounds[origin].waiters) if origin in self._rounds else 0
+            if step.retry_in is None:
+                assert step.entry is not None
+                self._log_outcome(origin, answer, chain, step.entry, previous, waiting)
+                if answer.definitive:
+                    self.crawler.signals.send_catch_log(
+                        signal=signals.robots_parsed, robotparser=answer.rules,
+                        request=request)
+                return step.entry
+            self._stats.inc_value("robotstxt/retry_count")
+            logger.info("robots.txt of %(origin)s: %(why)s, retrying in %(wait).3g s "
+                        "(%(waiting)d requests waiting)",
+                        {"origin": origin, "why": answer.summary, "wait": step.retry_in,
+                         "waiting": waiting}, extra={"spider": self.crawler.spider})
+            await self._sleep(step.retry_in)
+        return None
+
+    def _log_outcome(self, origin: Origin, answer: Answer, chain: list[str], entry: Entry,
+                     previous: Entry | None, waiting: int) -> None:
+        args = {"origin": origin, "why": answer.summary, "waiting": waiting,
+                "via": f" (via {' -> '.join(chain[1:])})" if len(chain) > 1 else ""}
+        extra = {"spider": self.crawler.spider}
+        if entry.unreachable:
+            self._stats.inc_value("robotstxt/unreachable_count")
+            logger.warning("robots.txt of %(origin)s unreachable: %(why)s%(via)s; refusing "
+                           "%(waiting)d waiting requests and those of the next %(hold).3g s",
+                           {**args, "hold": entry.expires_at - self._policy.now()},
+                           extra=extra)
+        elif not answer.definitive:
+            self._stats.inc_value("robotstxt/stale_served_count")
+            logger.info("robots.txt of %(origin)s: refresh failed (%(why)s%(via)s), keeping "
+                        "the copy fetched %(age).0f s ago", {**args, "age": self._policy.now()
+                                                             - (entry.fetched_at or 0.0)},
+                        extra=extra)
+        else:
+            logger.info("robots.txt of %(origin)s: %(why)s%(via)s", args, extra=extra)
+
+    async def _fetch(self, origin: Origin) -> tuple[Answer, list[str]]:
+        """One fetch of the robots.txt of ``origin``, following redirects ourselves.
+
+        Redirects are followed here, not by RedirectMiddleware, to count hops and detect
+        loops, and so that ``allowed_domains`` never blocks a robots.txt on another host.
+        """
+        chain = [robots_url(origin)]
+        while True:
+            result = self._policy.read(chain, await self._download(chain[-1]))
+            if isinstance(result, Answer):
+                return result, chain
+            chain.append(result)
+
+    async def _download(self, url: str) -> Fetched:
+        request = Request(
+            url,
+            priority=self.DOWNLOAD_PRIORITY,
+            callback=NO_CALLBACK,
+            dont_filter=True,  # neither the dupe filter nor OffsiteMiddleware (2.13) stop it
+            meta={
+                "dont_obey_robotstxt": True,
+                "dont_redirect": True,
+                "dont_retry": True,  # retries follow the policy's schedule instead
+                "allow_offsite": True,
+                "download_timeout": self._fetch_timeout,
+                "download_fail_on_dataloss": True,
+                # Scrapy's size limit would fail the download; ours keeps the first bytes
+                # instead (see _bytes_received).
+                "download_maxsize": 0,
+                "download_warnsize": 0,
+                _RECEIVED: 0,
+            },
+        )
+        self._stats.inc_value("robotstxt/request_count")
+        try:
+            response = await self._engine_download(request)
+        except Exception as exc:
+            # Scrapy's own key format, e.g. "robotstxt/exception_count/<class '...'>".
+            self._stats.inc_value(f"robotstxt/exception_count/{type(exc)}")
+            return Fetched(None, error=type(exc).__name__)
+        self._stats.inc_value("robotstxt/response_count")
+        self._stats.inc_value(f"robotstxt/response_status_count/{response.status}")
+        if "dataloss" in response.flags:  # a truncated body is an error, not a short file
+            return Fetched(None, error="truncated body")
+        headers = response.headers
+        return Fetched(
+            response.status,
+            response.body,
+            location=_header(headers.get(b"Location")),
+            cache_control=_header(b", ".join(headers.getlist(b"Cache-Control"))),
+            retry_after=_header(headers.get(b"Retry-After")),
+            truncated="download_stopped" in response.flags,
+        )
+
+    async def _engine_download(self, request: Request) -> Response:
+        engine = self.crawler.engine
+        assert engine is not None
+        if hasattr(engine, "download_async"):  # Scrapy 2.14+
+            return await engine.download_async(request)
+        return await maybe_deferred_to_future(engine.download(request))
+
+    async def _sleep(self, seconds: float) -> None:
+        from twisted.internet import reactor
+        from twisted.internet.task import deferLater
+
+        sleep = deferLater(reactor, seconds, lambda: None)  # type: ignore[arg-type]
+        self._sleeps.add(sleep)
+        try:
+            await maybe_deferred_to_future(sleep)
+        except CancelledError:
+            pass
+        finally:
+            self._sleeps.discard(sleep)
+
+    # -- signals ----------------------------------------------------------------------------
+
+    def _bytes_received(self, data: bytes, request: Request, **kwargs: Any) -> None:
+        """Stop a robots.txt download at the size cap, keeping what came (SPEC.md 3)."""
+        received = request.meta.get(_RECEIVED)
+        if received is None:
+            return
+        received += len(data)
+        request.meta[_RECEIVED] = received
+        # Download handlers have read their size limit (0: none) before the first bytes;
+        # HttpCompressionMiddleware reads it after the download: from now on it bounds
+        # decompression, against compression bombs. The decompressed body is cut again
+        # to the cap by the policy.
+        request.meta["download_maxsize"] = _DECOMPRESSED_BOUND * self._policy.settings.max_size
+        if received >= self._policy.settings.max_size:
+            raise StopDownload(fail=False)
+
+    def _spider_opened(self, spider: Any) -> None:
+        # UserAgentMiddleware lets the spider's user_agent attribute replace USER_AGENT.
+        agent = getattr(spider, "user_agent", None)
+        if agent and not self._headers_user_agent:
+            self._fallback_user_agent = str(agent)
+
+    def _spider_closed(self, spider: Any) -> None:
+        self._closed = True
+        for sleep in list(self._sleeps):
+            sleep.cancel()
+
+
+def _header(value: bytes | None) -> str | None:
+    return value.decode("latin-1") if value else None
+
+
+def _text(value: Any) -> str:
+    return value.decode("latin-1") if isinstance(value, bytes) else str(value)

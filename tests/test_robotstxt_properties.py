@@ -1,0 +1,168 @@
+"""Robustness of the robots.txt engine: any input, pathological input, and invariants."""
+
+from __future__ import annotations
+
+import time
+from urllib.parse import quote
+
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from scrapy_robots_policy.robotstxt import (
+    MAX_BYTES,
+    RobotsTxt,
+    normalize_path,
+    pattern_matches,
+)
+
+AGENTS = st.sampled_from(["FooBot", "foobot/1.2 (+http://x)", "*", "", "Other", "\u30c4"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(body=st.binary(max_size=2000), url=st.text(max_size=80), agent=st.text(max_size=20))
+@example(body=b"\xef\xbb", url="", agent="")
+@example(body=b"User-agent: *\nDisallow: /\xff\x00\r", url="\udcff", agent="\ud800")
+def test_any_bytes_parse_and_any_text_queries(body: bytes, url: str, agent: str) -> None:
+    rules = RobotsTxt.parse(body)
+    decision = rules.decide(url, agent)
+    assert decision.allowed is rules.allowed(url, agent)
+    assert decision.line is None or decision.line >= 1
+    assert all(isinstance(s, str) for s in rules.sitemaps)
+    delay = rules.crawl_delay(agent)
+    assert delay is None or delay >= 0
+    rules.explain(url, agent)
+
+
+LINE_PARTS = st.tuples(
+    st.sampled_from(["", " ", "\t", "\v"]),
+    st.sampled_from(
+        [
+            "User-agent",
+            "user agent",
+            "useragent",
+            "Allow",
+            "disallow",
+            "Dissalow",
+            "Sitemap",
+            "Crawl-delay",
+            "foo",
+            "",
+        ]
+    ),
+    st.sampled_from([":", ": ", " ", " : ", ""]),
+    st.text(alphabet="/ab*$%?#:é \t", max_size=12),
+    st.sampled_from(["\n", "\r\n", "\r"]),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(lines=st.lists(LINE_PARTS, max_size=25), url=st.text(alphabet="/ab*$%?é", max_size=10))
+def test_str_and_utf8_bytes_parse_alike(lines: list[tuple[str, ...]], url: str) -> None:
+    text = "".join("".join(parts) for parts in lines)
+    from_text, from_bytes = RobotsTxt.parse(text), RobotsTxt.parse(text.encode())
+    for agent in ("FooBot", "Other"):
+        assert from_text.decide(url, agent) == from_bytes.decide(url, agent)
+    assert from_text.sitemaps == from_bytes.sitemaps
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(max_size=40))
+def test_normalize_path_is_idempotent(path: str) -> None:
+    once = normalize_path(path)
+    assert once.isascii()
+    assert normalize_path(once) == once
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    word=st.text(alphabet=st.characters(min_codepoint=0xA0, max_codepoint=0x2FFF), min_size=1),
+    suffix=st.text(alphabet="/abc?=", max_size=5),
+)
+def test_raw_and_percent_encoded_non_ascii_are_equal(word: str, suffix: str) -> None:
+    encoded = quote(word, safe="")
+    for rule in (word, encoded, encoded.lower()):
+        rules = RobotsTxt.parse(f"User-agent: *\nDisallow: /\nAllow: /{rule}\n".encode())
+        for path in (f"/{word}{suffix}", f"/{encoded}{suffix}"):
+            assert rules.allowed(path, "x"), (rule, path)
+
+
+def brute_force(rules: list[tuple[bool, str]], path: str) -> bool:
+    """Longest matching pattern wins, allow wins ties: the definition, rule by rule."""
+    best: tuple[int, bool] | None = None
+    for allow, pattern in rules:
+        if pattern_matches(path, pattern):
+            candidate = (len(pattern), allow)
+            if best is None or candidate > best:
+                best = candidate
+    return best is None or best[1]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    rules=st.lists(
+        st.tuples(st.booleans(), st.text(alphabet="/ab*$", min_size=1, max_size=6)), max_size=12
+    ),
+    paths=st.lists(st.text(alphabet="/ab", max_size=8), min_size=1, max_size=8),
+)
+def test_indexed_matching_equals_brute_force(
+    rules: list[tuple[bool, str]], paths: list[str]
+) -> None:
+    body = "User-agent: *\n" + "".join(
+        f"{'Allow' if allow else 'Disallow'}: {pattern}\n" for allow, pattern in rules
+    )
+    parsed = RobotsTxt.parse(body)
+    for path in paths:
+        path = "/" + path
+        assert parsed.allowed("http://h" + path, "x") is brute_force(rules, path), path
+
+
+# --- pathological inputs: each must finish "well under 100 ms"; asserted loosely ---------
+
+SAFE_SECONDS = 1.0
+
+
+def timed(call) -> float:  # type: ignore[no-untyped-def]
+    start = time.perf_counter()
+    call()
+    return time.perf_counter() - start
+
+
+def test_many_wildcards_against_a_long_url() -> None:
+    rules = RobotsTxt.parse("User-agent: *\nDisallow: /*a*a*a*a*a*a*a*a*a*a*a*a*b\n")
+    url = "/" + "a" * 10_000
+    assert timed(lambda: rules.allowed(url, "x")) < SAFE_SECONDS
+    assert rules.allowed(url, "x")
+    assert not rules.allowed(url + "b", "x")
+
+
+def test_hundred_thousand_user_agent_lines() -> None:
+    head = "User-agent: *\nDisallow: /private\n"
+    body = head + "".join(f"User-agent: bot{i}\n" for i in range(100_000))
+    assert timed(lambda: RobotsTxt.parse(body).allowed("/private", "bot")) < SAFE_SECONDS
+    rules = RobotsTxt.parse(body)
+    assert rules.allowed("/private", "bot")  # "bot12" is the token "bot": its group is empty
+    assert not rules.allowed("/private", "Other")
+    alternating = "".join(f"User-agent: bot\nDisallow: /{i}\n" for i in range(100_000))
+    assert timed(lambda: RobotsTxt.parse(alternating).allowed("/x", "bot")) < SAFE_SECONDS
+
+
+def test_one_megabyte_line() -> None:
+    body = "User-agent: *\nDisallow: /" + "a" * 1_000_000 + "\n"
+    assert timed(lambda: RobotsTxt.parse(body).allowed("/aaa", "x")) < SAFE_SECONDS
+    assert timed(lambda: RobotsTxt.parse("Disallow: /" + "a" * 1_000_000)) < SAFE_SECONDS
+
+
+def test_twenty_thousand_rules_in_one_group() -> None:
+    body = "User-agent: *\n" + "".join(
+        f"Disallow: /s{i}/p-{i * 7919 % 100_000}/d\nAllow: /s{i}/p-{i * 7919 % 100_000}/d/ok\n"
+        for i in range(9_000)
+    )
+    assert len(body.encode()) < MAX_BYTES
+    rules = RobotsTxt.parse(body)
+    assert timed(lambda: rules.allowed("/s1/x", "x")) < SAFE_SECONDS
+    page = 8999 * 7919 % 100_000
+    decision = rules.decide(f"/s8999/p-{page}/d/x", "x")
+    assert (decision.allowed, decision.line) == (False, 2 + 2 * 8999)
+    decision = rules.decide(f"/s8999/p-{page}/d/ok/1", "x")
+    assert (decision.allowed, decision.line) == (True, 3 + 2 * 8999)
+    assert rules.allowed("/s8999/p-1/d", "x")

@@ -33,6 +33,7 @@ class Form:
     follow: bool = True  # its child page is requested
     content_type: str = "text/html; charset=utf-8"
     rel: str = ""
+    xhtml: bool = False
 
 
 FORMS: dict[str, Form] = {
@@ -71,17 +72,30 @@ FORMS: dict[str, Form] = {
                                 content_type="text/plain"),
     "text-with-header": Form(headers=["noindex, nofollow"], content_type="text/plain",
                              item=False, follow=False),
+    # a binary file: the spider follows what X-Test-Follow names
+    "pdf-plain": Form(metas=[("robots", "noindex, nofollow")], content_type="application/pdf"),
+    "pdf-header": Form(headers=["testbot: noindex, nofollow"], content_type="application/pdf",
+                       item=False, follow=False),
+    "xhtml-meta": Form(metas=[("robots", "noindex"), ("TestBot", "nofollow")], xhtml=True,
+                       content_type="application/xhtml+xml", item=False, follow=False),
 }
 
 
 def form_page(name: str, form: Form) -> Reply:
-    metas = "".join(f'<meta name="{n}" content="{c}">' for n, c in form.metas)
+    end = " />" if form.xhtml else ">"
+    metas = "".join(f'<meta name="{n}" content="{c}"{end}' for n, c in form.metas)
     rel = f' rel="{form.rel}"' if form.rel else ""
-    body = (f"<html><head><title>{name}</title>{metas}</head><body>"
+    html = ('<?xml version="1.0" encoding="UTF-8"?>\n<html xmlns="http://www.w3.org/1999/xhtml">'
+            if form.xhtml else "<html>")
+    body = (f"{html}<head><title>{name}</title>{metas}</head><body>"
             f'<a href="/f/{name}/child"{rel}>child</a></body></html>')
     headers: dict[str, str | list[str]] = {"Content-Type": form.content_type}
     if form.headers:
         headers["X-Robots-Tag"] = form.headers
+    if form.content_type == "application/pdf":
+        headers["X-Test-Follow"] = f"/f/{name}/child"
+        # binary, so Scrapy makes a plain Response: meta-like bytes inside do not count
+        return Reply(200, b"%PDF-1.4\n%\x00\x01\x02\x03\n" + body.encode(), headers)
     return Reply(200, body, headers)
 
 

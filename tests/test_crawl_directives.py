@@ -355,3 +355,27 @@ def test_bad_input_never_stops_the_crawl():
     assert "ignored invalid max-snippet: many" in result.log
     assert "Traceback" not in result.log
     assert result.stat("spider_exceptions", 0) == 0
+
+
+# --- the add-on alone ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("obey_robotstxt", [False, True])
+def test_the_addon_alone_enforces_page_level_directives(obey_robotstxt):
+    routes = forms_site()
+    routes["/robots.txt"] = Reply(200, "User-agent: testbot\nDisallow: /f/plain\n",
+                                  {"Content-Type": "text/plain"})
+    settings = {"ADDONS": {"scrapy_robots_policy.Addon": 0}, "USER_AGENT": AGENT,
+                "ROBOTSTXT_OBEY": obey_robotstxt}
+    with LocalServer(routes) as server:
+        result = run_crawl(PageSpider, settings, start_urls=[server.url("/")])
+    items = {path_of(item["url"]) for item in result.items}
+    assert "/f/header-agent-prefix" not in items
+    assert "/f/meta-robots-noindex" not in items
+    assert "/f/other-header" in items
+    assert server.hits("/f/header-mid-list/child") == 0
+    assert server.hits("/f/other-mid-list/child") == 1
+    assert result.stat("robots_policy/items_dropped") == len([f for f in FORMS.values()
+                                                              if not f.item])
+    # robots.txt is the other middleware's business, and only when ROBOTSTXT_OBEY is on
+    assert server.hits("/f/plain") == (0 if obey_robotstxt else 1)

@@ -61,10 +61,12 @@ _UA_LINE = re.compile(
 _RULE_KEYS = rb"(?i:(allow)|(disallow|dissallow|dissalow|disalow|diasllow|disallaw))"
 # A rule line, even with an empty value, ends the run of user-agent lines of a group.
 _RULE_LINE = re.compile(rb"^[ \t\v\f]*" + _RULE_KEYS + _COLON_OR_TWO_WORDS, re.ASCII | re.MULTILINE)
-# Lines read from the groups that apply to an agent: rules, and Crawl-delay (not a rule
-# for Google, an "unknown" key that neither opens nor closes a group).
-_GROUP_LINE = re.compile(
-    rb"^[ \t\v\f]*(?:" + _RULE_KEYS + rb"|(?i:(crawl-delay)))" + _COLON_OR_TWO_WORDS,
+# Every line of the groups that apply to an agent, one match each: rules, Crawl-delay
+# (not a rule for Google, an "unknown" key that neither opens nor closes a group), and
+# anything else as an empty match.
+_GROUP_LINES = re.compile(
+    rb"^(?:[ \t\v\f]*(?:" + _RULE_KEYS + rb"|(?i:(crawl-delay)))" + _COLON_OR_TWO_WORDS + rb")?"
+    rb"[^\n]*",
     re.ASCII | re.MULTILINE,
 )
 _SITEMAP_LINE = re.compile(
@@ -72,8 +74,9 @@ _SITEMAP_LINE = re.compile(
 )
 # Google's ExtractUserAgent: the product token is the leading run of [a-zA-Z_-].
 _TOKEN = re.compile(r"[A-Za-z_-]*")
-# A path ends where a fragment starts; the authority ends at the first of "/?;".
-_AUTHORITY = re.compile(r"(?:[^/?;]*?://)?[^/?;]*")
+# Google's GetPathParamsQuery: an optional "//", a scheme if "://" comes before any of
+# "/?;", the authority up to the first of "/?;", then the path up to a fragment.
+_URL_PATH = re.compile(r"(?://)?(?:[^/?;#]*?://)?[^/?;#]*([^#]*)")
 _NUL_TO_EOL = re.compile(rb"\x00[^\n]*")
 _ESCAPES = re.compile(rb"%([0-9A-Fa-f]{2})?|[\x80-\xff]")
 _UNRESERVED = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
@@ -149,24 +152,19 @@ def normalize_path(path: str) -> str:
     return _normalize_bytes(_utf8(path))
 
 
-def _path_of(url: str) -> str:
-    """Path, params and query of ``url``, fragment dropped, always starting with "/".
+def _split_url(url: str) -> tuple[str, int]:
+    """(path, params and query of ``url`` without fragment, where that path starts).
 
     Same cases as Google's GetPathParamsQuery: an absolute URL, a bare path, or
-    "host/path"; "//host/path" is scheme-relative; no path at all means "/".
+    "host/path"; "//host/path" is scheme-relative; no path at all means "/". The path
+    always starts with "/"; the position is -1 when the URL has none.
     """
-    if url[:1] == "/" and url[1:2] != "/":
-        end = url.find("#")
-        return url if end < 0 else url[:end]
-    start = 2 if url[:2] == "//" else 0
-    path_start = _AUTHORITY.match(url, start).end()  # type: ignore[union-attr]
-    if path_start >= len(url):
-        return "/"
-    end = url.find("#", start)
-    if 0 <= end < path_start:
-        return "/"
-    path = url[path_start:] if end < 0 else url[path_start:end]
-    return path if path[0] == "/" else "/" + path
+    m = _URL_PATH.match(url)
+    path = m.group(1)  # type: ignore[union-attr]
+    if not path:
+        return "/", -1
+    start = m.start(1)  # type: ignore[union-attr]
+    return (path, start) if path[0] == "/" else ("/" + path, start)
 
 
 def product_token(user_agent: str) -> str:
@@ -177,36 +175,46 @@ def product_token(user_agent: str) -> str:
 # ---------------------------------------------------------------------------------------
 # Matching one pattern
 
+# How the part of a pattern after its literal prefix is matched.
+_PLAIN = 0  # "/fish": nothing after the prefix
+_EXACT = 1  # "/fish$": the path is the prefix
+_FIND = 2  # "/fish*.php": one "*", then a literal anywhere after the prefix
+_ENDS = 3  # "/*.php$": one "*", then a literal ending the path
+_GLOB = 4  # several "*"
+_GLOB_ENDS = 5  # several "*", and a final "$"
 
-def _compile(pattern: str) -> tuple[str, tuple[str, ...] | None, bool]:
-    """(literal prefix, pieces after the prefix or None if plain, anchored at the end)."""
+
+def _compile(pattern: str) -> tuple[str, int, str, tuple[str, ...]]:
+    """(literal prefix, kind, last literal piece, literal pieces between the "*"s)."""
     anchored = pattern.endswith("$")  # "$" is special only as the last character
     body = pattern[:-1] if anchored else pattern
-    if "*" not in body and not anchored:
-        return body, None, False
+    if "*" not in body:
+        return body, _EXACT if anchored else _PLAIN, "", ()
     pieces = body.split("*")
-    return pieces[0], tuple(pieces[1:]), anchored
+    middles = tuple(piece for piece in pieces[1:-1] if piece)
+    if middles:
+        return pieces[0], _GLOB_ENDS if anchored else _GLOB, pieces[-1], middles
+    return pieces[0], _ENDS if anchored else _FIND, pieces[-1], ()
 
 
-def _glob(path: str, start: int, pieces: tuple[str, ...], anchored: bool) -> bool:
-    """Match ``pieces`` (split on "*") against ``path[start:]``; path[:start] already matched.
+def _tail_matches(path: str, start: int, kind: int, last: str, middles: tuple[str, ...]) -> bool:
+    """Match what follows a literal prefix already found at ``path[:start]``.
 
     Greedy leftmost placement of each literal piece is enough for "*" globbing, and each
     ``str.find`` is linear, so no input can make this backtrack.
     """
-    if not pieces:  # pattern "literal$"
+    if kind == _PLAIN:
+        return True
+    if kind == _EXACT:
         return len(path) == start
-    last = pieces[-1]
-    pos = start
-    for piece in pieces[:-1]:
-        if piece:
-            found = path.find(piece, pos)
-            if found < 0:
-                return False
-            pos = found + len(piece)
-    if anchored:
-        return path.endswith(last) and len(path) - len(last) >= pos
-    return not last or path.find(last, pos) >= 0
+    for piece in middles:
+        found = path.find(piece, start)
+        if found < 0:
+            return False
+        start = found + len(piece)
+    if kind in (_FIND, _GLOB):
+        return path.find(last, start) >= 0
+    return len(path) - len(last) >= start and path.endswith(last)
 
 
 def pattern_matches(path: str, pattern: str) -> bool:
@@ -215,19 +223,16 @@ def pattern_matches(path: str, pattern: str) -> bool:
     Anchored at the start; "*" matches any run of characters, a final "$" anchors the
     end. ``pattern_matches("/a/x.php", "/*.php$") is True``.
     """
-    prefix, pieces, anchored = _compile(pattern)
-    if not path.startswith(prefix):
-        return False
-    return pieces is None or _glob(path, len(prefix), pieces, anchored)
+    prefix, kind, last, middles = _compile(pattern)
+    return path.startswith(prefix) and _tail_matches(path, len(prefix), kind, last, middles)
 
 
 # ---------------------------------------------------------------------------------------
 # The rules of the group(s) that apply to one agent
 
-
-# One rule inside a _Matcher: (priority, allow, line, pieces after the literal prefix or
-# None for a plain prefix rule, anchored at the end, normalised pattern).
-_Entry = tuple[int, bool, int, "tuple[str, ...] | None", bool, str]
+# One rule inside a _Matcher: (priority, allow, line, kind, last piece, middle pieces,
+# normalised pattern). Priority is the pattern's length, as in Google's parser.
+_Entry = tuple[int, bool, int, int, str, "tuple[str, ...]", str]
 
 
 class _Matcher:
@@ -249,12 +254,12 @@ class _Matcher:
         self.crawl_delay = crawl_delay
         by_prefix: dict[str, list[_Entry]] = {}
         for pattern, allow, line in rules:
-            anchored = pattern[-1] == "$"  # "$" is special only as the last character
-            if anchored or "*" in pattern:
-                prefix, pieces, anchored = _compile(pattern)
+            if pattern[-1] == "$" or "*" in pattern:
+                prefix, kind, last, middles = _compile(pattern)
+                entry = (len(pattern), allow, line, kind, last, middles, pattern)
             else:
-                prefix, pieces = pattern, None
-            entry = (len(pattern), allow, line, pieces, anchored, pattern)
+                prefix = pattern
+                entry = (len(pattern), allow, line, _PLAIN, "", (), pattern)
             same = by_prefix.get(prefix)
             if same is None:
                 by_prefix[prefix] = [entry]
@@ -299,8 +304,8 @@ class _Matcher:
                     prio = entry[0]
                     if best is not None and prio < best_prio:
                         break
-                    pieces = entry[3]
-                    if pieces is None or _glob(path, len(key), pieces, entry[4]):
+                    kind = entry[3]
+                    if kind == _PLAIN or _tail_matches(path, len(key), kind, entry[4], entry[5]):
                         if (
                             best is None
                             or prio > best_prio
@@ -315,7 +320,7 @@ class _Matcher:
 
     def rules(self) -> list[Rule]:
         """Every rule, in file order."""
-        found = [Rule(e[1], e[5], e[2] or None) for group in self._entries for e in group]
+        found = [Rule(e[1], e[6], e[2] or None) for group in self._entries for e in group]
         return sorted(found, key=lambda rule: rule.line or 0)
 
 
@@ -328,7 +333,7 @@ def _as_decision(entry: _Entry | None) -> Decision:
     if entry is None:
         return Decision(True)
     return Decision(
-        entry[1], entry[2] or None, f"{'Allow' if entry[1] else 'Disallow'}: {entry[5]}"
+        entry[1], entry[2] or None, f"{'Allow' if entry[1] else 'Disallow'}: {entry[6]}"
     )
 
 
@@ -435,7 +440,16 @@ def _parse_delay(value: bytes) -> float | None:
 class RobotsTxt:
     """A parsed robots.txt. Build with ``RobotsTxt.parse``; query with ``allowed``/``decide``."""
 
-    __slots__ = ("_agents", "_data", "_fallback", "_groups", "_matchers", "_sitemaps", "_star")
+    __slots__ = (
+        "_agents",
+        "_data",
+        "_fallback",
+        "_groups",
+        "_matchers",
+        "_origin",
+        "_sitemaps",
+        "_star",
+    )
 
     def __init__(
         self,
@@ -452,6 +466,9 @@ class RobotsTxt:
         self._fallback = fallback  # what applies when no group does
         self._matchers: dict[str | bytes | None, _Matcher] = {}
         self._sitemaps: tuple[str, ...] | None = None
+        # "scheme://authority" of the last URL asked about: one robots.txt serves one
+        # origin, so the next URL almost always starts with it and its path is a slice.
+        self._origin = ""
 
     @classmethod
     def parse(cls, content: bytes | str) -> RobotsTxt:
@@ -510,13 +527,13 @@ class RobotsTxt:
     def allowed(self, url: str, user_agent: str) -> bool:
         """Whether ``user_agent`` (a product token or a full User-Agent) may fetch ``url``."""
         matcher = self._matchers.get(user_agent) or self._matcher_for(user_agent)
-        best = matcher.best(normalize_path(_path_of(url)))
+        best = matcher.best(self._path(url))
         return best is None or best[1]
 
     def decide(self, url: str, user_agent: str) -> Decision:
         """Like ``allowed``, with the line and rule that decided (None when no rule did)."""
         matcher = self._matchers.get(user_agent) or self._matcher_for(user_agent)
-        return _as_decision(matcher.best(normalize_path(_path_of(url))))
+        return _as_decision(matcher.best(self._path(url)))
 
     def explain(self, url: str, user_agent: str) -> Explanation:
         """The group chosen for ``user_agent`` and every rule of it matching ``url``."""
@@ -533,7 +550,7 @@ class RobotsTxt:
                 data.count(b"\n", 0, m.start()) + 1
                 for m in _scan(data, b"agent", _UA_LINE, start, body)
             )
-        path = normalize_path(_path_of(url))
+        path = self._path(url)
         matcher = self._matchers.get(user_agent) or self._matcher_for(user_agent)
         matches = tuple(rule for rule in matcher.rules() if pattern_matches(path, rule.pattern))
         decision = _as_decision(matcher.best(path))
@@ -555,6 +572,22 @@ class RobotsTxt:
         """Crawl-delay of the group that applies to ``user_agent``, in seconds, or None."""
         matcher = self._matchers.get(user_agent) or self._matcher_for(user_agent)
         return matcher.crawl_delay
+
+    def _path(self, url: str) -> str:
+        """The normalised path, params and query of ``url`` (see ``_split_url``)."""
+        origin = self._origin
+        if origin and url.startswith(origin) and url[len(origin) : len(origin) + 1] == "/":
+            # Same scheme and authority as last time, and a path right after them: the
+            # general parse would find the path exactly here.
+            end = url.find("#", len(origin))
+            path = url[len(origin) :] if end < 0 else url[len(origin) : end]
+        else:
+            path, start = _split_url(url)
+            if start > 0 and url[start] == "/" and "#" not in url[:start]:
+                self._origin = url[:start]
+        if path.isascii() and "%" not in path:
+            return path
+        return normalize_path(path)
 
     # -- building matchers ---------------------------------------------------------------
 
@@ -579,32 +612,33 @@ class RobotsTxt:
         data = self._data
         rules: list[tuple[str, bool, int]] = []
         delay: float | None = None
-        pos, line = 0, 1
+        pos, first_line = 0, 1
         for index in indexes:
             start, _, end = self._groups[index]
-            for m in _GROUP_LINE.finditer(data, start, end):
-                at = m.start()
-                line += data.count(b"\n", pos, at)
-                pos = at
-                allow, _, delay_key, colon_value, word_value = m.groups(b"")
-                value = (colon_value or word_value).strip()
-                if delay_key:
-                    if delay is None:
-                        delay = _parse_delay(value)
-                    continue
-                if not value:
-                    continue  # an empty rule matches nothing (Google: priority 0)
-                if value.isascii() and b"%" not in value:
-                    pattern = value.decode("ascii")
-                else:
-                    pattern = _normalize_bytes(value)
-                rules.append((pattern, bool(allow), line))
-                if allow and "/index.htm" in pattern:
-                    slash = pattern.rfind("/")
-                    if pattern.startswith("/index.htm", slash):
-                        # Google-specific: allowing ".../index.htm(l)" also allows the
-                        # directory itself, ".../" exactly.
-                        rules.append((pattern[: slash + 1] + "$", True, line))
+            first_line += data.count(b"\n", pos, start)
+            pos = start
+            # One tuple per line, so a rule's line number is its position in the list.
+            lines = _GROUP_LINES.findall(data, start, end)
+            for line, (allow, disallow, delay_key, colon_value, word_value) in enumerate(
+                lines, first_line
+            ):
+                if allow or disallow:
+                    value = (colon_value or word_value).strip()
+                    if not value:
+                        continue  # an empty rule matches nothing (Google: priority 0)
+                    if value.isascii() and b"%" not in value:
+                        pattern = value.decode("ascii")
+                    else:
+                        pattern = _normalize_bytes(value)
+                    rules.append((pattern, bool(allow), line))
+                    if allow and "/index.htm" in pattern:
+                        slash = pattern.rfind("/")
+                        if pattern.startswith("/index.htm", slash):
+                            # Google-specific: allowing ".../index.htm(l)" also allows
+                            # the directory itself, ".../" exactly.
+                            rules.append((pattern[: slash + 1] + "$", True, line))
+                elif delay_key and delay is None:
+                    delay = _parse_delay((colon_value or word_value).strip())
         return _Matcher(rules, delay) if rules or delay is not None else _NO_RULES
 
 

@@ -16,10 +16,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
+from scrapy.core.downloader import Slot
 from scrapy.exceptions import IgnoreRequest, NotConfigured, StopDownload
 from scrapy.http import Request
 from scrapy.http.request import NO_CALLBACK
 from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
+from scrapy.utils.httpobj import urlparse_cached
 from twisted.internet.defer import CancelledError, Deferred
 
 from scrapy_robots_policy.cache import LRUCache
@@ -38,6 +40,15 @@ logger = logging.getLogger(__name__)
 
 #: Meta key of our own robots.txt requests: bytes received so far (for the size cap).
 _RECEIVED = "_robots_policy_received"
+#: How to say "no random variation of the delay" to a download slot: Scrapy 2.13 knows
+#: ``randomize_delay``, later versions ``jitter`` (and deprecate the former).
+_NO_JITTER: tuple[str, Any] = (("jitter", 0.0) if hasattr(Slot, "jitter")
+                               else ("randomize_delay", False))
+#: Size of the memo of origins by scheme and netloc (cleared when full).
+_ORIGINS_MEMO = 4096
+_UNKNOWN = object()
+#: Sent with each parsed robots.txt, like Scrapy's middleware does (Scrapy 2.14+ only).
+_ROBOTS_PARSED: object | None = getattr(signals, "robots_parsed", None)
 #: Decompressing a robots.txt beyond this many times the size cap is refused (a bomb).
 _DECOMPRESSED_BOUND = 64
 
@@ -95,6 +106,7 @@ class RobotsPolicyDownloaderMiddleware:
         self._fallback_user_agent: str = (self._headers_user_agent
                                           or str(settings.get("USER_AGENT") or ""))
         self._rounds: dict[Origin, _Round] = {}
+        self._origins: dict[tuple[str, str], Origin | None] = {}
         self._sleeps: set[Deferred[Any]] = set()
         self._closed = False
         crawler.signals.connect(self._spider_opened, signal=signals.spider_opened)
@@ -116,7 +128,7 @@ class RobotsPolicyDownloaderMiddleware:
         """
         if request.meta.get("dont_obey_robotstxt"):
             return None
-        origin = origin_of(request.url)
+        origin = self._origin_of(request)
         if origin is None:  # data:, file:, or nothing a robots.txt could govern
             return None
         entry = self._cache.get(origin)
@@ -128,6 +140,19 @@ class RobotsPolicyDownloaderMiddleware:
         assert entry is not None
         self._judge(origin, entry, request)
         return None
+
+    def _origin_of(self, request: Request) -> Origin | None:
+        # Memoised by scheme and netloc (all an origin depends on), from the parse that
+        # Scrapy caches per request: normalising is most of this middleware's cost.
+        parsed = urlparse_cached(request)
+        key = (parsed.scheme, parsed.netloc)
+        origin = self._origins.get(key, _UNKNOWN)  # type: ignore[arg-type]
+        if origin is _UNKNOWN:
+            origin = origin_of(request.url)
+            if len(self._origins) >= _ORIGINS_MEMO:
+                self._origins.clear()
+            self._origins[key] = origin
+        return origin  # type: ignore[return-value]
 
     async def _wait_and_judge(self, origin: Origin, request: Request) -> None:
         waiter: Deferred[Entry] = Deferred()
@@ -186,12 +211,14 @@ class RobotsPolicyDownloaderMiddleware:
         slot_settings = downloader.per_slot_settings.setdefault(key, {})
         if slot_settings.get("delay", 0) >= delay:
             return
-        # Applied to the slot when Scrapy (re)creates it, and to the live slot now.
-        slot_settings.update(delay=delay, randomize_delay=False)
+        # Applied to the slot when Scrapy (re)creates it, and to the live slot now; no
+        # random variation, which would shorten some gaps below the Crawl-delay.
+        slot_settings["delay"] = delay
+        slot_settings[_NO_JITTER[0]] = _NO_JITTER[1]
         slot = downloader.slots.get(key)
         if slot is not None and slot.delay < delay:
             slot.delay = delay
-            slot.randomize_delay = False
+            setattr(slot, *_NO_JITTER)
         logger.info("Crawl-delay of %(delay)s s applied to download slot %(key)r",
                     {"delay": delay, "key": key}, extra={"spider": self.crawler.spider})
 
@@ -234,10 +261,9 @@ class RobotsPolicyDownloaderMiddleware:
             if step.retry_in is None:
                 assert step.entry is not None
                 self._log_outcome(origin, answer, chain, step.entry, previous, waiting)
-                if answer.definitive:
+                if answer.definitive and _ROBOTS_PARSED is not None:
                     self.crawler.signals.send_catch_log(
-                        signal=signals.robots_parsed, robotparser=answer.rules,
-                        request=request)
+                        signal=_ROBOTS_PARSED, robotparser=answer.rules, request=request)
                 return step.entry
             self._stats.inc_value("robotstxt/retry_count")
             logger.info("robots.txt of %(origin)s: %(why)s, retrying in %(wait).3g s "

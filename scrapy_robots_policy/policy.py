@@ -220,8 +220,8 @@ class Policy:
         # Patience ran out: refuse requests for a while (honouring Retry-After), then a
         # later request starts a new round.
         hold = max(self.backoff(failures + 1, answer.status), answer.retry_after or 0.0)
-        unreachable = Entry(RobotsTxt.disallow_all(), f"{answer.summary}, unreachable",
-                            now + hold, None, failures)
+        unreachable = Entry(RobotsTxt.disallow_all(), answer.summary, now + hold, None,
+                            failures)
         return Step(unreachable)
 
     # -- header values and schedules -------------------------------------------------------

@@ -28,7 +28,16 @@ from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-__all__ = ["Decision", "Explanation", "RobotsTxt", "Rule", "normalize_path", "pattern_matches"]
+__all__ = [
+    "Decision",
+    "Explanation",
+    "RobotsTxt",
+    "Rule",
+    "normalize_path",
+    "normalize_pattern",
+    "pattern_matches",
+    "product_token",
+]
 
 #: RFC 9309 section 2.5: crawlers must parse at least the first 500 KiB; the rest is ignored.
 MAX_BYTES = 512_000
@@ -129,27 +138,42 @@ def _escape_repl(m: re.Match[bytes]) -> bytes:
     if octet in _UNRESERVED:
         # RFC 9309 2.2.2 and RFC 3986 2.3: %XX of an unreserved character is that
         # character. Google's parser compares "%62" and "b" as different; we do not.
+        # ("*" and "$" are not unreserved: no escape ever turns into a pattern symbol.)
         return bytes((octet,))
     return b"%" + hexpair.upper()
 
 
-def _normalize_bytes(raw: bytes) -> str:
-    """Canonical ASCII form of a path or pattern given as octets."""
-    if raw.isascii() and b"%" not in raw:
-        return raw.decode("ascii")
+def _escape_octets(raw: bytes) -> str:
+    """%XX for non-ASCII octets, upper-case hex, unreserved escapes decoded, lone "%"."""
     return _ESCAPES.sub(_escape_repl, raw).decode("ascii")
 
 
+def normalize_pattern(raw: bytes) -> str:
+    """Canonical form of an allow/disallow value, as octets from the file.
+
+    As ``normalize_path``, except that "*" and a final "$" keep their pattern meaning; a
+    "$" anywhere else is a literal, written "%24" (RFC 9309 2.2.3).
+    """
+    text = _escape_octets(raw) if not raw.isascii() or b"%" in raw else raw.decode("ascii")
+    if "$" in text[:-1]:
+        text = text[:-1].replace("$", "%24") + text[-1]
+    return text
+
+
 def normalize_path(path: str) -> str:
-    """Canonical form used on both sides of a comparison.
+    """Canonical form of a URL's path and query, the other side of every comparison.
 
     Non-ASCII characters become %XX of their UTF-8 octets, %xx hex is upper-cased, %XX of
-    an unreserved character (A-Z a-z 0-9 - . _ ~) is decoded, and a "%" that starts no
-    escape becomes "%25". ``normalize_path("/caf%c3%a9/%7Euser") == "/caf%C3%A9/~user"``.
+    an unreserved character (A-Z a-z 0-9 - . _ ~) is decoded (RFC 9309 2.2.2; Google's
+    parser compares "%62" and "b" as different), a "%" that starts no escape becomes
+    "%25", and the two characters special in patterns become "%2A" and "%24", so that
+    a pattern can name them literally (RFC 9309 2.2.3: "/foo-%24" matches "/foo-$").
+    ``normalize_path("/caf%c3%a9/%7Euser$") == "/caf%C3%A9/~user%24"``.
     """
-    if path.isascii() and "%" not in path:
+    if path.isascii() and "%" not in path and "*" not in path and "$" not in path:
         return path
-    return _normalize_bytes(_utf8(path))
+    text = _escape_octets(_utf8(path))
+    return text.replace("*", "%2A").replace("$", "%24")
 
 
 def _split_url(url: str) -> tuple[str, int]:
@@ -585,7 +609,7 @@ class RobotsTxt:
             path, start = _split_url(url)
             if start > 0 and url[start] == "/" and "#" not in url[:start]:
                 self._origin = url[:start]
-        if path.isascii() and "%" not in path:
+        if path.isascii() and "%" not in path and "*" not in path and "$" not in path:
             return path
         return normalize_path(path)
 
@@ -626,10 +650,10 @@ class RobotsTxt:
                     value = (colon_value or word_value).strip()
                     if not value:
                         continue  # an empty rule matches nothing (Google: priority 0)
-                    if value.isascii() and b"%" not in value:
+                    if value.isascii() and b"%" not in value and b"$" not in value[:-1]:
                         pattern = value.decode("ascii")
                     else:
-                        pattern = _normalize_bytes(value)
+                        pattern = normalize_pattern(value)
                     rules.append((pattern, bool(allow), line))
                     if allow and "/index.htm" in pattern:
                         slash = pattern.rfind("/")

@@ -115,6 +115,10 @@ NORMALIZED = [
     ("/100%", "/100%25"),
     ("/%zz", "/%25zz"),
     ("/?q=http://foo.bar?tar&par", "/?q=http://foo.bar?tar&par"),
+    # The pattern symbols, found literally in a URL, compare as their escapes.
+    ("/file-*.html", "/file-%2A.html"),
+    ("/foo-$", "/foo-%24"),
+    ("/a%2a%24", "/a%2A%24"),
 ]
 
 
@@ -464,6 +468,70 @@ def test_unreserved_escapes_equal_the_character_rfc9309() -> None:
     assert allowed(body, "FooBot", f"{FOO}/foo/bar/%62%61%7A")
     body = "User-agent: FooBot\nDisallow: /~joe/\n"
     assert not allowed(body, "FooBot", f"{FOO}/%7Ejoe/index.html")
+
+
+def test_escaped_pattern_symbols_match_literally_rfc9309() -> None:
+    # RFC 9309 2.2.3: "%2A" and "%24" in a pattern match a literal "*" and "$".
+    body = (
+        "User-agent: *\n"
+        "Disallow: /path/file-with-a-%2A.html\n"
+        "Disallow: /path/foo-%24\n"
+        "Disallow: /a$b\n"
+    )
+    rules = RobotsTxt.parse(body)
+    assert not rules.allowed("https://www.example.com/path/file-with-a-*.html", "x")
+    assert not rules.allowed("https://www.example.com/path/file-with-a-%2a.html", "x")
+    assert rules.allowed("https://www.example.com/path/file-with-a-x.html", "x")
+    assert not rules.allowed("https://www.example.com/path/foo-$", "x")
+    assert not rules.allowed("https://www.example.com/path/foo-%24/more", "x")
+    assert rules.allowed("https://www.example.com/path/foo-", "x")
+    # A "$" that does not end the pattern is a literal too.
+    assert not rules.allowed("/a$b", "x")
+    assert not rules.allowed("/a%24b/c", "x")
+    assert rules.allowed("/ab", "x")
+
+
+def test_rfc9309_examples() -> None:
+    body = (
+        "User-Agent: *\n"
+        "Disallow: *.gif$\n"
+        "Disallow: /example/\n"
+        "Allow: /publications/\n"
+        "\n"
+        "User-Agent: foobot\n"
+        "Disallow:/\n"
+        "Allow:/example/page.html\n"
+        "Allow:/example/allowed.gif\n"
+        "\n"
+        "User-Agent: barbot\n"
+        "User-Agent: bazbot\n"
+        "Disallow: /example/page.html\n"
+        "\n"
+        "User-Agent: quxbot\n"
+    )
+    rules = RobotsTxt.parse(body)
+    expected = {
+        "foobot": {"/example/page.html": True, "/example/allowed.gif": True, "/a": False},
+        "barbot": {"/example/page.html": False, "/example/other.html": True, "/x.gif": True},
+        "bazbot": {"/example/page.html": False, "/publications/": True},
+        "quxbot": {"/example/page.html": True, "/x.gif": True, "/": True},
+        "otherbot": {
+            "/x/y.gif": False,
+            "/x/y.gif?z": True,
+            "/example/a": False,
+            "/publications/a": True,
+            "/": True,
+        },
+    }
+    for agent, answers in expected.items():
+        for path, answer in answers.items():
+            assert rules.allowed(path, agent) is answer, (agent, path)
+    longest = RobotsTxt.parse(
+        "User-Agent: foobot\nAllow: /example/page/\nDisallow: /example/page/disallowed.gif\n"
+    )
+    assert longest.allowed("/example/page/", "foobot")
+    assert longest.allowed("/example/page/allowed.gif", "foobot")
+    assert not longest.allowed("/example/page/disallowed.gif", "foobot")
 
 
 def test_reserved_escapes_stay_distinct() -> None:

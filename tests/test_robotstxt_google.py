@@ -3,10 +3,11 @@
 Two sources of robots.txt files: every file of the real corpus, with questions derived
 from each file's own rules, and generated files full of syntax corner cases.
 
-The one documented difference is percent-encoding: we follow RFC 9309 2.2.2 (%XX of an
-unreserved character equals the character; a "%" starting no escape is "%25"), Google
-compares those octets literally. A disagreement counts as explained by that choice only
-when Google agrees with us once body and URL are given to it in that normal form.
+The one documented difference is percent-encoding: we follow RFC 9309 (2.2.2: %XX of an
+unreserved character equals the character, a "%" starting no escape is "%25"; 2.2.3:
+"%2A" and "%24" in a pattern match a literal "*" and "$"), Google compares those octets
+as written. A disagreement counts as explained by that choice only when Google agrees
+with us once body and URL are given to it in that normal form.
 """
 
 from __future__ import annotations
@@ -42,8 +43,9 @@ def google_url(url: str) -> str:
     return re.sub(rb"%[0-9a-fA-F]{2}", lambda m: m.group().upper(), raw).decode("ascii")
 
 
-def rfc_form(raw: bytes) -> bytes:
-    """Decode %XX of unreserved characters and turn a lone "%" into "%25" (RFC 3986)."""
+def rfc_form(raw: bytes, url: bool = False) -> bytes:
+    """The RFC 9309 normal form: %XX of unreserved characters decoded, a lone "%" as
+    "%25", a literal "$" (not ending a value) as "%24"; in a URL, "*" and "$" escaped."""
 
     def replace(m: re.Match[bytes]) -> bytes:
         text = m.group()
@@ -52,7 +54,10 @@ def rfc_form(raw: bytes) -> bytes:
         octet = int(text[1:], 16)
         return bytes((octet,)) if octet in _UNRESERVED else text.upper()
 
-    return re.sub(rb"%[0-9A-Fa-f]{2}|%", replace, raw)
+    raw = re.sub(rb"%[0-9A-Fa-f]{2}|%", replace, raw)
+    if url:
+        return raw.replace(b"*", b"%2A").replace(b"$", b"%24")
+    return re.sub(rb"\$(?![ \t\v\f]*(?:#|\r|\n|$))", b"%24", raw)
 
 
 def within_limit(body: bytes) -> bytes:
@@ -80,7 +85,9 @@ def compare(tally: Tally, name: str, body: bytes, ours: RobotsTxt, url: str, age
     tally.questions += 1
     if got == expected:
         return
-    normal_url = rfc_form(url.encode("utf-8", "surrogateescape")).decode("utf-8", "surrogateescape")
+    normal_url = rfc_form(url.encode("utf-8", "surrogateescape"), url=True).decode(
+        "utf-8", "surrogateescape"
+    )
     if got == matcher.OneAgentAllowedByRobots(rfc_form(body), token, google_url(normal_url)):
         tally.explained += 1
     else:
@@ -211,7 +218,7 @@ def test_generated_files_agree_with_google(lines: list[str], prefix: str, urls: 
     matcher = googlebot.RobotsMatcher()
     for url in urls:
         full = "http://example.com/" + url
-        normal = rfc_form(full.encode()).decode()
+        normal = rfc_form(full.encode(), url=True).decode()
         for agent in ("FooBot", "BarBot", "Other"):
             expected = matcher.OneAgentAllowedByRobots(body, agent, google_url(normal))
             assert ours.allowed(full, agent) == expected, (body, full, agent)

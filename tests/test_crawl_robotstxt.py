@@ -325,6 +325,25 @@ def test_max_age_expiry_during_a_crawl_refreshes_without_stalling() -> None:
     assert r.stat("robotstxt/forbidden/rule") == 1
 
 
+def test_failed_refresh_keeps_serving_the_last_good_copy() -> None:
+    answers = iter([Reply(body="User-agent: *\nDisallow: /b\n",
+                          headers={"Cache-Control": "max-age=1"})])
+
+    def robots(seen: Seen) -> Reply:
+        return next(answers, Reply(503))
+
+    with LocalServer({"/robots.txt": robots, "/slow": Reply(delay=1.5),
+                      "/a2": Reply(delay=1.0)}) as s:
+        r = crawl({"ROBOTS_POLICY_MIN_TTL": 0}, start_urls=[s.url("/slow")],
+                  plan={"/slow": [s.url("/a2"), s.url("/b2")],
+                        "/a2": [s.url("/a3"), s.url("/b3")]})
+    assert s.hits("/robots.txt") >= 2  # refreshed, and the refresh failed
+    assert sorted(downloaded(s)) == ["/a2", "/a3", "/slow"]
+    assert r.stat("robotstxt/forbidden/rule") == 2  # by the last good copy
+    assert r.stat("robotstxt/forbidden/unreachable") == 0
+    assert log_lines(r, r"^INFO .*refresh failed \(503\), keeping the copy fetched")
+
+
 def test_origins_are_cached_separately_and_each_fetched_once() -> None:
     deny_a = Reply(body="User-agent: *\nDisallow: /a\n")
     deny_b = Reply(body="User-agent: *\nDisallow: /b\n")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import itertools
+import os
 import re
 from typing import Any
 
@@ -291,6 +292,27 @@ def test_gzip_robots_txt_capped_after_decompression() -> None:
         r = crawl(start_urls=[s.url("/early"), s.url("/late")])
     assert downloaded(s) == ["/late"]
     assert r.stat("robotstxt/forbidden/rule") == 1
+
+
+def test_gzip_robots_txt_larger_than_the_cap_is_stopped_and_decompressed() -> None:
+    noise = b"".join(b"# " + os.urandom(32).hex().encode() + b"\n" for _ in range(20_000))
+    body = gzip.compress(b"User-agent: *\nDisallow: /early\n" + noise + b"Disallow: /late\n")
+    assert len(body) > 600_000  # random comments barely compress
+    reply = Reply(body=body, headers={"Content-Encoding": "gzip"})
+    with LocalServer({"/robots.txt": reply}) as s:
+        r = crawl(start_urls=[s.url("/early"), s.url("/late")])
+    assert downloaded(s) == ["/late"]
+    assert log_lines(r, r"robots.txt of .*: 200, 512000 bytes, cut")
+
+
+def test_compression_bomb_is_a_malformed_answer_not_a_crash() -> None:
+    body = gzip.compress(b"User-agent: *\nAllow: /\n" + b"\n" * 100_000_000)
+    reply = Reply(body=body, headers={"Content-Encoding": "gzip"})
+    with LocalServer({"/robots.txt": reply}) as s:
+        r = crawl({"ROBOTS_POLICY_RETRY_PATIENCE": 0}, start_urls=[s.url("/a")])
+    assert downloaded(s) == []  # decompression stopped at 64 x the cap: as a 5xx
+    assert r.stat("robotstxt/forbidden/unreachable") == 1
+    assert any("IgnoreRequest" in k for k in r.stats if "exception_count" in k)
 
 
 def test_download_stops_at_the_cap_and_keeps_the_partial_body() -> None:

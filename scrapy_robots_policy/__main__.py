@@ -7,14 +7,28 @@ handler, so commands can be added without touching the others.
 from __future__ import annotations
 
 import argparse
+import socket
 import sys
+import urllib.error
+import urllib.request
 from collections.abc import Sequence
+from dataclasses import dataclass
+from email.message import Message
+from urllib.parse import urlsplit
 
-from .robotstxt import RobotsTxt
+from .directives import RobotsDirectives, product_token
+from .origin import origin_of, robots_url
+from .policy import Answer, Fetched, Policy
+from .robotstxt import Explanation, RobotsTxt
 
 EXIT_ALLOWED = 0
 EXIT_DISALLOWED = 1
 EXIT_USAGE = 2
+
+
+#: Sent when fetching for the command line, unless --user-agent names a crawler.
+DEFAULT_AGENT = "scrapy-robots-policy (+https://pypi.org/project/scrapy-robots-policy/)"
+TIMEOUT = 10.0
 
 
 def _read_robots(source: str) -> bytes:
@@ -25,23 +39,137 @@ def _read_robots(source: str) -> bytes:
         return handle.read()
 
 
+def _is_url(source: str) -> bool:
+    return source.lower().startswith(("http://", "https://"))
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """Hand 3xx answers back: the policy follows redirects itself (hops, loops, schemes)."""
+
+    def redirect_request(self, *args: object, **kwargs: object) -> None:
+        return None
+
+
+@dataclass(frozen=True)
+class Page:
+    """One HTTP answer as the command line sees it."""
+
+    url: str
+    status: int | None
+    headers: Message
+    body: bytes
+    truncated: bool = False
+    error: str | None = None
+
+
+def fetch(url: str, user_agent: str, max_size: int, follow: bool = False) -> Page:
+    """GET ``url`` with urllib: any status is an answer, network failures are ``error``.
+
+    At most ``max_size`` bytes of the body are read (``truncated`` says if more came).
+    """
+    handlers = [] if follow else [_NoRedirect()]
+    opener = urllib.request.build_opener(*handlers)
+    request = urllib.request.Request(url, headers={"User-Agent": user_agent})
+    try:
+        try:
+            response = opener.open(request, timeout=TIMEOUT)
+        except urllib.error.HTTPError as answer:  # 3xx, 4xx, 5xx: still an answer
+            response = answer
+        with response:
+            body = response.read(max_size + 1)
+            return Page(response.geturl(), response.status, response.headers,
+                        body[:max_size], len(body) > max_size)
+    except (urllib.error.URLError, OSError, ValueError) as error:
+        reason = getattr(error, "reason", None) or error
+        if isinstance(reason, socket.timeout):
+            reason = "timeout"
+        return Page(url, None, Message(), b"", error=str(reason))
+
+
+def _agent_header(user_agent: str) -> str:
+    return user_agent if product_token(user_agent) else DEFAULT_AGENT
+
+
+def fetch_robots(url: str, user_agent: str, policy: Policy) -> tuple[Answer, list[str]]:
+    """Fetch a robots.txt as the middleware does: same outcomes, redirects and size cap."""
+    chain = [url]
+    while True:
+        page = fetch(chain[-1], _agent_header(user_agent), policy.settings.max_size)
+        fetched = Fetched(page.status, page.body, location=page.headers.get("Location"),
+                          cache_control=page.headers.get("Cache-Control"),
+                          retry_after=page.headers.get("Retry-After"), error=page.error,
+                          truncated=page.truncated)
+        result = policy.read(chain, fetched)
+        if isinstance(result, Answer):
+            return result, chain
+        chain.append(result)
+
+
+def _robots_location(source: str) -> str | None:
+    """The robots.txt URL for ``source``: itself, or the origin's when it names a site."""
+    if urlsplit(source).path not in ("", "/"):
+        return source
+    origin = origin_of(source)
+    return robots_url(origin) if origin is not None else None
+
+
+def _load_rules(args: argparse.Namespace) -> RobotsTxt | None:
+    """The rules to check against, printing where they came from for a URL."""
+    if not _is_url(args.robots):
+        try:
+            return RobotsTxt.parse(_read_robots(args.robots))
+        except OSError as error:
+            print(f"error: cannot read {args.robots}: {error.strerror or error}",
+                  file=sys.stderr)
+            return None
+    location = _robots_location(args.robots)
+    if location is None:
+        print(f"error: not a URL with a host: {args.robots}", file=sys.stderr)
+        return None
+    answer, chain = fetch_robots(location, args.user_agent, Policy())
+    via = f" (via {' -> '.join(chain[1:])})" if len(chain) > 1 else ""
+    meaning = "" if answer.definitive else ": unreachable, every URL disallowed"
+    print(f"fetched {location}{via}: {answer.summary}{meaning}")
+    return answer.rules
+
+
+def _explain(explanation: Explanation) -> list[str]:
+    """The group chosen for the agent and every rule of it that matched, one per line."""
+    agent = explanation.agent or "*"
+    at = ", ".join(str(line) for line in explanation.group_lines)
+    lines = "lines" if len(explanation.group_lines) > 1 else "line"
+    if explanation.group == "specific":
+        found = [f"group for {agent!r}: user-agent {lines} {at}"]
+    elif explanation.group == "*":
+        why = f" (no group names {agent!r})" if explanation.agent else ""
+        found = [f"group '*'{why}: user-agent {lines} {at}"]
+    else:
+        found = [f"no group for {agent!r} and no '*' group: every URL allowed"]
+    found.extend(f"matched line {rule.line}: {rule}" for rule in explanation.matches)
+    if not explanation.matches and explanation.group != "none":
+        found.append("no rule matched")
+    return found
+
+
 def run_check(args: argparse.Namespace) -> int:
     """Print the verdict and deciding line per URL; exit 1 if any URL is disallowed."""
-    try:
-        body = _read_robots(args.robots)
-    except OSError as error:
-        print(f"error: cannot read {args.robots}: {error.strerror or error}", file=sys.stderr)
+    rules = _load_rules(args)
+    if rules is None:
         return EXIT_USAGE
-    rules = RobotsTxt.parse(body)
     status = EXIT_ALLOWED
     for url in args.urls:
         decision = rules.decide(url, args.user_agent)
         if decision.line is not None:
             reason = f"line {decision.line}: {decision.rule}"
+        elif rules is RobotsTxt.disallow_all():
+            reason = "robots.txt unreachable"
         else:
             reason = "no rule matched"
         verdict = "allowed" if decision.allowed else "disallowed"
         print(f"{verdict:<10}  {url}  ({reason})")
+        if args.explain and rules is not RobotsTxt.disallow_all():
+            for line in _explain(rules.explain(url, args.user_agent)):
+                print(f"    {line}")
         if not decision.allowed:
             status = EXIT_DISALLOWED
     return status
@@ -56,7 +184,8 @@ def add_check(commands: argparse._SubParsersAction) -> None:
             "Exit status: 0 if every URL is allowed, 1 if any is disallowed."
         ),
     )
-    check.add_argument("robots", metavar="ROBOTS", help="robots.txt file path, or - for stdin")
+    check.add_argument("robots", metavar="ROBOTS",
+                       help="robots.txt URL (or a site URL), file path, or - for stdin")
     check.add_argument("urls", metavar="URL", nargs="+", help="absolute URL or path to check")
     check.add_argument(
         "-A",
@@ -65,7 +194,96 @@ def add_check(commands: argparse._SubParsersAction) -> None:
         metavar="NAME",
         help="crawler product token or full User-Agent (default: *, i.e. no own group)",
     )
+    check.add_argument("--explain", action="store_true",
+                       help="also print the group chosen and every rule that matched")
     check.set_defaults(handler=run_check)
+
+
+def run_directives(args: argparse.Namespace) -> int:
+    """Print the page-level directives that apply to the user agent, and their sources."""
+    if not _is_url(args.url):
+        print(f"error: not an http(s) URL: {args.url}", file=sys.stderr)
+        return EXIT_USAGE
+    page = fetch(args.url, _agent_header(args.user_agent), args.max_size, follow=True)
+    if page.status is None:
+        print(f"error: cannot fetch {args.url}: {page.error}", file=sys.stderr)
+        return EXIT_USAGE
+    directives = page_directives(page, args.user_agent)
+    via = f" (redirected to {page.url})" if page.url != args.url else ""
+    kind = page.headers.get_content_type()
+    print(f"fetched {args.url}{via}: {page.status}, {kind}, {len(page.body)} bytes")
+    for line in describe_directives(directives, args.user_agent):
+        print(line)
+    return EXIT_ALLOWED
+
+
+def page_directives(page: Page, user_agent: str) -> RobotsDirectives:
+    """Header directives, plus meta tags when the body is (X)HTML, as the middleware reads."""
+    directives = RobotsDirectives.from_x_robots_tag(page.headers.get_all("X-Robots-Tag") or [],
+                                                    user_agent)
+    if page.headers.get_content_type() in ("text/html", "application/xhtml+xml"):
+        directives = directives.combine(RobotsDirectives.from_html(page.body, user_agent))
+    return directives
+
+
+def describe_directives(directives: RobotsDirectives, user_agent: str) -> list[str]:
+    """One line per directive with its source, then what they mean for a crawler."""
+    name = product_token(user_agent) or "robots"
+    if not directives.sources:
+        lines = [f"no directive applies to {name!r}"]
+    else:
+        lines = [f"directives for {name!r}:"]
+        lines.extend(f"  {d.text:<28} from {d.origin}" for d in directives.sources)
+    lines.extend(f"  ignored: {problem}" for problem in directives.problems)
+    lines.extend(f"  error: {error}" for error in directives.errors)
+    why = directives.why_not_indexable()
+    index = "no" if not directives.indexable() else "yes"
+    follow = "no" if directives.nofollow else "yes"
+    lines.append(f"indexable: {index}" + (f" ({why.text})" if why and index == "no" else ""))
+    lines.append(f"links followed: {follow}")
+    effective = sorted(directives.tokens)
+    lines.append(f"effective: {', '.join(effective) if effective else 'none'}")
+    return lines
+
+
+def add_directives(commands: argparse._SubParsersAction) -> None:
+    directives = commands.add_parser(
+        "directives",
+        help="fetch a page and print its robots directives and where each came from",
+        description=(
+            "Fetch a page and print the X-Robots-Tag and robots meta tag directives that "
+            "apply to a crawler, each with the header or tag it came from."
+        ),
+    )
+    directives.add_argument("url", metavar="URL", help="http(s) URL of the page")
+    directives.add_argument(
+        "-A", "--user-agent", default="*", metavar="NAME",
+        help="crawler name or full User-Agent (default: *, only directives for all robots)",
+    )
+    directives.add_argument("--max-size", type=int, default=5_000_000, metavar="BYTES",
+                            help="read at most this many bytes of the page")
+    directives.set_defaults(handler=run_directives)
+
+
+def add_demo(commands: argparse._SubParsersAction) -> None:
+    demo = commands.add_parser(
+        "demo",
+        help="crawl a bundled demo site on 127.0.0.1 and report what robots rules did",
+        description=(
+            "Start a small demo site on 127.0.0.1 (several origins), crawl it with the "
+            "add-on and print what was crawled, refused, dropped and not followed, and why. "
+            "Needs no network."
+        ),
+    )
+    demo.add_argument("--serve", action="store_true",
+                      help="only serve the demo site (until Ctrl-C), to try the other commands")
+    demo.set_defaults(handler=run_demo)
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    from .demo import main as demo_main  # imports Scrapy: only when asked for
+
+    return demo_main(serve_only=args.serve)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -75,6 +293,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     add_check(commands)
+    add_directives(commands)
+    add_demo(commands)
     return parser
 
 

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime, timedelta, timezone
 from email.utils import parsedate_tz
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from lxml import etree
@@ -338,16 +339,7 @@ class RobotsDirectives:
         Reusing the response's own selector means the page is parsed once, whether the
         spider queries it before or after us.
         """
-        root = getattr(selector, "root", None)
-        if not isinstance(root, etree._Element):  # a JSON or text selector has no tags
-            return _BLANK
-        tags = []
-        # "{*}" also finds XHTML's namespaced meta when the page was parsed as XML.
-        # lxml's own iteration is several times faster than an XPath with translate().
-        for node in root.iter("{*}meta"):
-            name, content = node.get("name"), node.get("content")
-            if name is not None and content is not None:
-                tags.append((name, content))
+        tags = _meta_tags(selector)
         return cls.from_meta(tags, user_agent) if tags else _BLANK
 
     @classmethod
@@ -371,11 +363,11 @@ class RobotsDirectives:
         """Directives of a Scrapy response: its headers, and its meta tags if it is HTML."""
         errors: list[str] = []
         try:
-            headers = response.headers.getlist(b"X-Robots-Tag")
+            headers = tuple(_text(v) for v in response.headers.getlist(b"X-Robots-Tag"))
         except Exception as error:
-            headers = []
+            headers = ()
             errors.append(f"could not read X-Robots-Tag headers: {error!r}")
-        result = cls.from_x_robots_tag(headers, user_agent)
+        tags: tuple[tuple[str, str], ...] = ()
         if _is_html(response):
             try:
                 selector = response.selector
@@ -383,9 +375,14 @@ class RobotsDirectives:
                 errors.append(f"could not parse HTML: {error!r}")
             else:
                 try:
-                    result = result.combine(cls.from_selector(selector, user_agent))
+                    tags = _meta_tags(selector)
                 except Exception as error:
                     errors.append(f"could not read meta tags: {error!r}")
+        agent = product_token(user_agent)
+        if sum(map(len, headers)) + sum(len(n) + len(c) for n, c in tags) <= _MAX_CACHED_CHARS:
+            result = _parse_cached(headers, tags, agent)
+        else:
+            result = _parse(headers, tags, agent)
         if errors:
             result = replace(result, errors=(*result.errors, *errors))
         return result
@@ -467,6 +464,33 @@ class RobotsDirectives:
                 result[name] = value.isoformat() if isinstance(value, datetime) else value
         return result
 
+
+def _meta_tags(selector: Any) -> tuple[tuple[str, str], ...]:
+    """The (name, content) pairs of a parsed document's meta tags that have both."""
+    root = getattr(selector, "root", None)
+    if not isinstance(root, etree._Element):  # a JSON or text selector has no tags
+        return ()
+    # "{*}" also finds XHTML's namespaced meta when the page was parsed as XML.
+    # lxml's own iteration is several times faster than an XPath with translate().
+    tags = []
+    for node in root.iter("{*}meta"):
+        name, content = node.get("name"), node.get("content")
+        if name is not None and content is not None:
+            tags.append((name, content))
+    return tuple(tags)
+
+
+def _parse(headers: tuple[str, ...], tags: tuple[tuple[str, str], ...],
+           agent: str) -> RobotsDirectives:
+    return RobotsDirectives.from_x_robots_tag(headers, agent).combine(
+        RobotsDirectives.from_meta(tags, agent))
+
+
+# The pages of a site mostly repeat the same headers and meta tags, and the result is an
+# immutable value of its inputs alone: remembering the last few saves most of the work.
+# Only small inputs are kept, so the memory it holds stays small.
+_parse_cached = lru_cache(maxsize=256)(_parse)
+_MAX_CACHED_CHARS = 2048
 
 _DEFAULTS = {f.name: f.default for f in fields(RobotsDirectives)}
 _VALUE_FIELDS = tuple(f.name for f in fields(RobotsDirectives) if f.compare)

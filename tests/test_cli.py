@@ -1,0 +1,182 @@
+"""`python -m scrapy_robots_policy check URL` and `directives URL` against a real local server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from scrapy_robots_policy.__main__ import main
+from tests.support import LocalServer, Reply
+
+ROBOTS = (
+    "User-agent: *\n"
+    "Disallow: /private/\n"
+    "Allow: /private/press/\n"
+    "\n"
+    "User-agent: MyBot\n"
+    "User-agent: OtherBot\n"
+    "Disallow: /\n"
+    "Allow: /$\n"
+)
+MOVED = "User-agent: *\nDisallow: /x\n"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[str]]:
+    status = main(list(argv))
+    return status, capsys.readouterr().out.splitlines()
+
+
+def test_check_fetches_robots_txt_url(capsys: pytest.CaptureFixture[str]) -> None:
+    with LocalServer({"/robots.txt": Reply(200, ROBOTS)}) as server:
+        status, lines = run(capsys, "check", server.url("/robots.txt"),
+                            server.url("/private/x"), "/private/press/1", "-A", "SomeBot")
+    assert status == 1
+    assert lines == [
+        f"fetched {server.url('/robots.txt')}: 200, {len(ROBOTS)} bytes",
+        f"disallowed  {server.url('/private/x')}  (line 2: Disallow: /private/)",
+        "allowed     /private/press/1  (line 3: Allow: /private/press/)",
+    ]
+    assert server.seen[0].headers["user-agent"] == "SomeBot"
+
+
+def test_check_site_url_means_its_robots_txt(capsys: pytest.CaptureFixture[str]) -> None:
+    with LocalServer({"/robots.txt": Reply(200, ROBOTS)}) as server:
+        status, lines = run(capsys, "check", server.url("/"), "/", "-A", "MyBot/2.0")
+    assert status == 0
+    assert lines[0].startswith(f"fetched {server.url('/robots.txt')}: 200")
+    assert server.paths() == ["/robots.txt"]
+
+
+def test_check_explain_prints_group_and_every_matching_rule(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with LocalServer({"/robots.txt": Reply(200, ROBOTS)}) as server:
+        status, lines = run(capsys, "check", server.url("/robots.txt"), "/private/press/1",
+                            "/", "--explain", "-A", "OtherBot")
+        _, star = run(capsys, "check", server.url("/robots.txt"), "/private/press/1",
+                      "--explain", "-A", "SomeBot")
+    assert status == 1
+    assert lines[1:] == [
+        "disallowed  /private/press/1  (line 7: Disallow: /)",
+        "    group for 'otherbot': user-agent lines 5, 6",
+        "    matched line 7: Disallow: /",
+        "allowed     /  (line 8: Allow: /$)",
+        "    group for 'otherbot': user-agent lines 5, 6",
+        "    matched line 7: Disallow: /",
+        "    matched line 8: Allow: /$",
+    ]
+    assert star[1:] == [
+        "allowed     /private/press/1  (line 3: Allow: /private/press/)",
+        "    group '*' (no group names 'somebot'): user-agent line 1",
+        "    matched line 2: Disallow: /private/",
+        "    matched line 3: Allow: /private/press/",
+    ]
+
+
+def test_check_explain_with_a_file_and_no_group(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "robots.txt"
+    path.write_text("User-agent: MyBot\nDisallow: /\n")
+    status, lines = run(capsys, "check", str(path), "/x", "--explain", "-A", "SomeBot")
+    assert status == 0
+    assert lines == ["allowed     /x  (no rule matched)",
+                     "    no group for 'somebot' and no '*' group: every URL allowed"]
+
+
+def test_check_5xx_robots_txt_disallows_everything(capsys: pytest.CaptureFixture[str]) -> None:
+    with LocalServer({"/robots.txt": Reply(503, "down")}) as server:
+        status, lines = run(capsys, "check", server.url("/robots.txt"), "/", "--explain")
+    assert status == 1
+    assert lines == [f"fetched {server.url('/robots.txt')}: 503: unreachable, every URL "
+                     "disallowed",
+                     "disallowed  /  (robots.txt unreachable)"]
+
+
+def test_check_4xx_robots_txt_allows_everything(capsys: pytest.CaptureFixture[str]) -> None:
+    with LocalServer({"/robots.txt": Reply(404, "User-agent: *\nDisallow: /")}) as server:
+        status, lines = run(capsys, "check", server.url("/robots.txt"), "/a")
+    assert status == 0
+    assert lines == [f"fetched {server.url('/robots.txt')}: 404: allow all",
+                     "allowed     /a  (no rule matched)"]
+
+
+def test_check_follows_redirects_like_the_middleware(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with LocalServer() as other, LocalServer() as server:
+        server.routes["/robots.txt"] = Reply(301, headers={"Location": "/moved.txt"})
+        server.routes["/moved.txt"] = Reply(302, headers={"Location": other.url("/r.txt")})
+        other.routes["/r.txt"] = Reply(200, MOVED)
+        status, lines = run(capsys, "check", server.url("/robots.txt"), "/x")
+        other.routes["/loop.txt"] = Reply(302, headers={"Location": "/loop.txt"})
+        loop_status, loop = run(capsys, "check", other.url("/loop.txt"), "/x")
+    assert status == 1
+    assert lines[0] == (f"fetched {server.url('/robots.txt')} (via {server.url('/moved.txt')}"
+                        f" -> {other.url('/r.txt')}): 200, {len(MOVED)} bytes")
+    assert lines[1] == "disallowed  /x  (line 2: Disallow: /x)"
+    assert loop_status == 0
+    assert loop[0].endswith("302, redirect loop: allow all")
+
+
+def test_check_reads_only_the_size_cap(capsys: pytest.CaptureFixture[str]) -> None:
+    body = "User-agent: *\nDisallow: /early\n" + "#" * 600_000 + "\nDisallow: /late\n"
+    with LocalServer({"/robots.txt": Reply(200, body)}) as server:
+        status, lines = run(capsys, "check", server.url("/robots.txt"), "/late", "/early")
+    assert lines[0] == f"fetched {server.url('/robots.txt')}: 200, 512000 bytes, cut"
+    assert lines[1].startswith("allowed     /late")
+    assert lines[2].startswith("disallowed  /early")
+    assert status == 1
+
+
+def test_check_unreachable_server_is_a_disallow(capsys: pytest.CaptureFixture[str]) -> None:
+    with LocalServer({"/robots.txt": Reply(reset=True)}) as server:
+        status, lines = run(capsys, "check", server.url("/robots.txt"), "/")
+    assert status == 1
+    assert "unreachable, every URL disallowed" in lines[0]
+
+
+def test_directives_prints_each_directive_with_its_source(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    html = ('<html><head><meta name="robots" content="noarchive">'
+            '<meta name="mybot" content="nofollow, max-snippet:20">'
+            '<meta name="googlebot" content="noindex"></head><body></body></html>')
+    headers = {"Content-Type": "text/html", "X-Robots-Tag": ["mybot: noindex", "otherbot: none"]}
+    with LocalServer({"/p": Reply(200, html, headers)}) as server:
+        status, lines = run(capsys, "directives", server.url("/p"), "-A", "MyBot/1.0")
+    assert status == 0
+    assert lines[0] == f"fetched {server.url('/p')}: 200, text/html, {len(html)} bytes"
+    assert lines[1:] == [
+        "directives for 'mybot':",
+        "  noindex                      from X-Robots-Tag: mybot: noindex",
+        '  noarchive                    from <meta name="robots" content="noarchive">',
+        '  nofollow                     from <meta name="mybot" content="nofollow, '
+        'max-snippet:20">',
+        '  max-snippet: 20              from <meta name="mybot" content="nofollow, '
+        'max-snippet:20">',
+        "indexable: no (noindex)",
+        "links followed: no",
+        "effective: max-snippet:20, noarchive, nofollow, noindex",
+    ]
+
+
+def test_directives_for_another_crawler_do_not_apply(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    headers = {"Content-Type": "text/plain", "X-Robots-Tag": "otherbot: noindex, nofollow"}
+    with LocalServer({"/file.txt": Reply(200, '<meta name="robots" content="noindex">',
+                                         headers)}) as server:
+        status, lines = run(capsys, "directives", server.url("/file.txt"), "-A", "MyBot")
+    assert status == 0
+    # Not HTML: the meta tag look-alike in a text file is not a directive either.
+    assert lines[1:] == ["no directive applies to 'mybot'", "indexable: yes",
+                         "links followed: yes", "effective: none"]
+
+
+def test_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["directives", "not-a-url"]) == 2
+    with LocalServer({"/x": Reply(reset=True)}) as server:
+        assert main(["directives", server.url("/x")]) == 2
+    assert "cannot fetch" in capsys.readouterr().err

@@ -17,7 +17,8 @@ Matching never uses a regular expression: ``*`` is handled by greedy leftmost
 ``str.find`` of the literal pieces, which is linear-ish in the URL and pattern lengths.
 
 Where Google's parser and RFC 9309 disagree, Google wins, except for percent-encoding,
-where RFC 9309 section 2.2.2 is followed (see ``normalize_path``).
+where RFC 9309 sections 2.2.2 and 2.2.3 are followed (see ``normalize_path``), and for
+the 500 KiB limit, which Google's open-source parser does not apply.
 """
 
 from __future__ import annotations
@@ -490,7 +491,7 @@ class RobotsTxt:
         self._fallback = fallback  # what applies when no group does
         self._matchers: dict[str | bytes | None, _Matcher] = {}
         self._sitemaps: tuple[str, ...] | None = None
-        # "scheme://authority" of the last URL asked about: one robots.txt serves one
+        # "scheme://authority/" of the last URL asked about: one robots.txt serves one
         # origin, so the next URL almost always starts with it and its path is a slice.
         self._origin = ""
 
@@ -600,15 +601,16 @@ class RobotsTxt:
     def _path(self, url: str) -> str:
         """The normalised path, params and query of ``url`` (see ``_split_url``)."""
         origin = self._origin
-        if origin and url.startswith(origin) and url[len(origin) : len(origin) + 1] == "/":
-            # Same scheme and authority as last time, and a path right after them: the
+        if origin and url.startswith(origin):
+            # Same scheme and authority as last time, and a "/" right after them: the
             # general parse would find the path exactly here.
-            end = url.find("#", len(origin))
-            path = url[len(origin) :] if end < 0 else url[len(origin) : end]
+            path = url[len(origin) - 1 :]
+            if "#" in path:
+                path = path[: path.find("#")]
         else:
             path, start = _split_url(url)
             if start > 0 and url[start] == "/" and "#" not in url[:start]:
-                self._origin = url[:start]
+                self._origin = url[: start + 1]
         if path.isascii() and "%" not in path and "*" not in path and "$" not in path:
             return path
         return normalize_path(path)

@@ -116,6 +116,38 @@ def test_indexed_matching_equals_brute_force(
         assert parsed.allowed("http://h" + path, "x") is brute_force(rules, path), path
 
 
+URL_PIECES = st.lists(
+    st.sampled_from(
+        [
+            "http://",
+            "https://",
+            "//",
+            "a.test",
+            "a.test.evil",
+            ":8080",
+            "/",
+            "/p",
+            "?q=/p",
+            "#f",
+            ";x",
+            "*",
+            "é",
+        ]
+    ),
+    max_size=6,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(urls=st.lists(URL_PIECES.map("".join), min_size=1, max_size=8))
+def test_questions_in_a_row_answer_like_fresh_ones(urls: list[str]) -> None:
+    """The parsed object remembers the last origin; that must never change an answer."""
+    body = "User-agent: *\nDisallow: /p\nDisallow: /*x$\nAllow: /p/%2A\n"
+    reused = RobotsTxt.parse(body)
+    for url in urls:
+        assert reused.decide(url, "x") == RobotsTxt.parse(body).decide(url, "x"), url
+
+
 # --- pathological inputs: each must finish "well under 100 ms"; asserted loosely ---------
 
 SAFE_SECONDS = 1.0

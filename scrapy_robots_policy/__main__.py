@@ -214,16 +214,45 @@ def run_directives(args: argparse.Namespace) -> int:
     print(f"fetched {args.url}{via}: {page.status}, {kind}, {len(page.body)} bytes")
     for line in describe_directives(directives, args.user_agent):
         print(line)
+    for origin in for_others(page, args.user_agent):
+        print(f"not for {product_token(args.user_agent) or 'robots'!r}: {origin}")
     return EXIT_ALLOWED
+
+
+def _is_html(page: Page) -> bool:
+    return page.headers.get_content_type() in ("text/html", "application/xhtml+xml")
 
 
 def page_directives(page: Page, user_agent: str) -> RobotsDirectives:
     """Header directives, plus meta tags when the body is (X)HTML, as the middleware reads."""
     directives = RobotsDirectives.from_x_robots_tag(page.headers.get_all("X-Robots-Tag") or [],
                                                     user_agent)
-    if page.headers.get_content_type() in ("text/html", "application/xhtml+xml"):
+    if _is_html(page):
         directives = directives.combine(RobotsDirectives.from_html(page.body, user_agent))
     return directives
+
+
+def for_others(page: Page, user_agent: str) -> list[str]:
+    """Headers and meta tags with directives for other crawlers only: why they do not apply
+    is the usual question."""
+    found = [f"X-Robots-Tag: {value}" for value in page.headers.get_all("X-Robots-Tag") or []
+             if not RobotsDirectives.from_x_robots_tag(value, user_agent).sources]
+    if _is_html(page):
+        from parsel import Selector
+        from w3lib.encoding import html_to_unicode
+
+        try:
+            tags = Selector(text=html_to_unicode(None, page.body)[1]).xpath(
+                "//meta[@name and @content]")
+        except Exception:  # unreadable HTML has no tags to show; from_html said why
+            tags = []
+        mine = {"robots", product_token(user_agent)}
+        for tag in tags:
+            name, content = tag.attrib["name"], tag.attrib["content"]
+            if name.strip().lower() not in mine and RobotsDirectives.from_meta(
+                    [(name, content)], name).tokens:
+                found.append(f'<meta name="{name}" content="{content}">')
+    return found
 
 
 def describe_directives(directives: RobotsDirectives, user_agent: str) -> list[str]:

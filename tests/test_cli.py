@@ -159,6 +159,8 @@ def test_directives_prints_each_directive_with_its_source(
         "indexable: no (noindex)",
         "links followed: no",
         "effective: max-snippet:20, noarchive, nofollow, noindex",
+        "not for 'mybot': X-Robots-Tag: otherbot: none",
+        """not for 'mybot': <meta name="googlebot" content="noindex">""",
     ]
 
 
@@ -172,7 +174,8 @@ def test_directives_for_another_crawler_do_not_apply(
     assert status == 0
     # Not HTML: the meta tag look-alike in a text file is not a directive either.
     assert lines[1:] == ["no directive applies to 'mybot'", "indexable: yes",
-                         "links followed: yes", "effective: none"]
+                         "links followed: yes", "effective: none",
+                         "not for 'mybot': X-Robots-Tag: otherbot: noindex, nofollow"]
 
 
 def test_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:

@@ -192,7 +192,8 @@ class RobotsPolicyDownloaderMiddleware:
         """The user agent the rules are matched for: the one the request will carry."""
         if self._robots_user_agent:
             return self._robots_user_agent
-        header = request.headers.get(b"User-Agent")
+        headers = request.headers
+        header = headers.get(b"User-Agent") if headers else None  # most often empty: cheap
         if header:
             return header.decode("latin-1")
         return self._fallback_user_agent

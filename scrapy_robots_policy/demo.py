@@ -145,7 +145,7 @@ def crawl(site: DemoSite) -> tuple[Journal, dict[str, Any], float]:
 
 
 def report(site: DemoSite, journal: Journal, stats: dict[str, Any], seconds: float) -> str:
-    """The readable report: per origin, every URL met with what happened to it and why."""
+    """The readable report: per origin, every URL met (by path) with what happened and why."""
     out = [f"Demo crawl as {USER_AGENT!r}: {len(site.origins)} origins on 127.0.0.1, "
            f"{seconds:.1f} s",
            "settings: ADDONS = {'scrapy_robots_policy.Addon': 0}, ROBOTSTXT_OBEY = True", ""]
@@ -172,10 +172,10 @@ def _origin_report(origin: Origin, journal: Journal) -> list[str]:
         retries = journal.retries.get(origin.url)
         again = f", after {retries} retries" if retries else ""
         lines.append(f"  robots.txt: {outcome}{again}")
-    width = max((len(_path(u, origin)) for u in journal.order if _mine(u, origin)), default=0)
-    for url in journal.order:
-        if not _mine(url, origin):
-            continue
+    urls = sorted((url for url in journal.order if _mine(url, origin)),
+                  key=lambda url: _path(url, origin))
+    width = max((len(_path(url, origin)) for url in urls), default=0)
+    for url in urls:
         path = _path(url, origin).ljust(width)
         if url in journal.refused:
             lines.append(f"  refused  {path}  {_refusal(journal.refused[url], origin)}")

@@ -109,9 +109,9 @@ class RobotsPolicyDownloaderMiddleware:
         self._origins: dict[tuple[str, str], Origin | None] = {}
         self._sleeps: set[Deferred[Any]] = set()
         self._closed = False
+        self._downloading = 0  # robots.txt downloads in flight
         crawler.signals.connect(self._spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self._spider_closed, signal=signals.spider_closed)
-        crawler.signals.connect(self._bytes_received, signal=signals.bytes_received)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -328,12 +328,22 @@ class RobotsPolicyDownloaderMiddleware:
             },
         )
         self._stats.inc_value("robotstxt/request_count")
+        # Listen to bytes_received only while a robots.txt downloads: the signal is sent
+        # for every chunk of every response of the crawl.
+        if not self._downloading:
+            self.crawler.signals.connect(self._bytes_received, signal=signals.bytes_received)
+        self._downloading += 1
         try:
             response = await self._engine_download(request)
         except Exception as exc:
             # Scrapy's own key format, e.g. "robotstxt/exception_count/<class '...'>".
             self._stats.inc_value(f"robotstxt/exception_count/{type(exc)}")
             return Fetched(None, error=type(exc).__name__)
+        finally:
+            self._downloading -= 1
+            if not self._downloading:
+                self.crawler.signals.disconnect(self._bytes_received,
+                                                signal=signals.bytes_received)
         self._stats.inc_value("robotstxt/response_count")
         self._stats.inc_value(f"robotstxt/response_status_count/{response.status}")
         if "dataloss" in response.flags:  # a truncated body is an error, not a short file

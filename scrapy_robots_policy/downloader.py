@@ -58,7 +58,7 @@ class _Round:
     """One origin's fetch in progress (with its retries) and the requests waiting for it."""
 
     waiters: list[Deferred[Entry]] = field(default_factory=list)
-    task: Deferred[None] | None = None
+    task: Deferred[None] | None = None  # held: the event loop keeps only weak references
 
 
 def policy_settings(settings: BaseSettings) -> PolicySettings:
@@ -259,7 +259,7 @@ class RobotsPolicyDownloaderMiddleware:
             answer, chain = await self._fetch(origin)
             step = self._policy.settle(previous, answer, started, attempt)
             waiting = len(self._rounds[origin].waiters) if origin in self._rounds else 0
-            if step.retry_in is None:
+            if step.done:
                 assert step.entry is not None
                 self._log_outcome(origin, answer, chain, step.entry, previous, waiting)
                 if answer.definitive and _ROBOTS_PARSED is not None:
@@ -403,6 +403,8 @@ class RobotsPolicyDownloaderMiddleware:
 
     def _spider_closed(self, spider: Any) -> None:
         self._closed = True
+        self._stats.set_value("robotstxt/cached_origins", len(self._cache))
+        self._stats.set_value("robotstxt/cache_evictions", self._cache.evictions)
         for sleep in list(self._sleeps):
             sleep.cancel()
 

@@ -390,10 +390,12 @@ def test_scheme_and_host_case_do_not_make_another_origin() -> None:
 
 def test_lru_bound_refetches_evicted_origins() -> None:
     with LocalServer() as one, LocalServer() as two:
-        crawl({"ROBOTS_POLICY_MAX_ORIGINS": 1, "CONCURRENT_REQUESTS": 1},
+        r = crawl({"ROBOTS_POLICY_MAX_ORIGINS": 1, "CONCURRENT_REQUESTS": 1},
               start_urls=[one.url("/1"), two.url("/2"), one.url("/3")])
     assert one.hits("/robots.txt") == 2
     assert two.hits("/robots.txt") == 1
+    assert r.stat("robotstxt/cache_evictions") == 2
+    assert r.stat("robotstxt/cached_origins") == 1
 
 
 # -- concurrency -----------------------------------------------------------------------------

@@ -56,26 +56,31 @@ _COLON_OR_TWO_WORDS = (
     rb"(?:[^:#\n]*:([^#\n]*)"
     rb"|[^ \t:#\n]*[ \t]+([\v\f]*[^\s:#][^ \t:#\n]*)[ \t\v\f]*(?:#[^\n]*)?$)"
 )
+# User-agent lines and rule lines are searched in the lower-cased text with a "\n" put in
+# front (see ``_lowered``): every line then follows a "\n", a literal prefix the regular
+# expression engine skips to at C speed, and keys need no case-insensitive matching.
 # "user agent" (with a space) is only a user-agent key in the colon form: without a
 # colon, "user agent foo" has three words and "user agent" is the key "user".
 # Captures "*" for the global group (Google: "*" alone or followed by whitespace), else
 # the product token (Google's ExtractUserAgent: the leading run of [a-zA-Z_-]); the match
 # runs to the end of the line.
 _UA_LINE = re.compile(
-    rb"^[ \t\v\f]*(?:(?i:user-agent|useragent|user agent)[^:#\n]*:[ \t\v\f]*"
-    rb"|(?i:user-agent|useragent)[^ \t:#\n]*[ \t]+[\v\f]*"
+    rb"\n[ \t\v\f]*(?:(?:user-agent|useragent|user agent)[^:#\n]*:[ \t\v\f]*"
+    rb"|(?:user-agent|useragent)[^ \t:#\n]*[ \t]+[\v\f]*"
     rb"(?=[^\s:#][^ \t:#\n]*[ \t\v\f]*(?:#|$)))"
-    rb"(?:(\*)(?![^ \t\v\f#\n])|([A-Za-z_-]*))[^\n]*",
+    rb"(?:(\*)(?![^ \t\v\f#\n])|([a-z_-]*))[^\n]*",
     re.ASCII | re.MULTILINE,
 )
-_RULE_KEYS = rb"(?i:(allow)|(disallow|dissallow|dissalow|disalow|diasllow|disallaw))"
+_RULE_KEYS = rb"(?:(allow)|(disallow|dissallow|dissalow|disalow|diasllow|disallaw))"
 # A rule line, even with an empty value, ends the run of user-agent lines of a group.
-_RULE_LINE = re.compile(rb"^[ \t\v\f]*" + _RULE_KEYS + _COLON_OR_TWO_WORDS, re.ASCII | re.MULTILINE)
+_RULE_LINE = re.compile(
+    rb"\n[ \t\v\f]*" + _RULE_KEYS + _COLON_OR_TWO_WORDS, re.ASCII | re.MULTILINE
+)
 # Every line of the groups that apply to an agent, one match each: rules, Crawl-delay
 # (not a rule for Google, an "unknown" key that neither opens nor closes a group), and
 # anything else as an empty match.
 _GROUP_LINES = re.compile(
-    rb"^(?:[ \t\v\f]*(?:" + _RULE_KEYS + rb"|(?i:(crawl-delay)))" + _COLON_OR_TWO_WORDS + rb")?"
+    rb"^(?:[ \t\v\f]*(?i:" + _RULE_KEYS + rb"|(crawl-delay))" + _COLON_OR_TWO_WORDS + rb")?"
     rb"[^\n]*",
     re.ASCII | re.MULTILINE,
 )
@@ -413,27 +418,27 @@ def _words_value(m: re.Match[bytes]) -> bytes:
     return value.strip()
 
 
-def _scan(
-    data: bytes, needle: bytes, line_re: re.Pattern[bytes], start: int = 0, stop: int = -1
-) -> Iterator[re.Match[bytes]]:
+def _lowered(data: bytes) -> bytes:
+    """The text searched for keys: lower-cased, after a "\n" (offsets shift by one)."""
+    return b"\n" + data.lower()
+
+
+def _scan(data: bytes, needle: bytes, line_re: re.Pattern[bytes]) -> Iterator[re.Match[bytes]]:
     """The lines matching ``line_re`` (at their start) that contain ``needle``.
 
     ``bytes.find`` of a keyword the line must contain (in the lower-cased text) skips the
     other lines at C speed; the regular expression runs only at candidate line starts.
     """
-    if stop < 0:
-        stop = len(data)
     lowered = data.lower()
-    found = lowered.find(needle, start, stop)
+    found = lowered.find(needle)
     while found >= 0:
-        line_start = data.rfind(b"\n", 0, found) + 1
-        m = line_re.match(data, line_start, stop)
+        m = line_re.match(data, data.rfind(b"\n", 0, found) + 1)
         if m is not None:
             yield m
-        line_end = data.find(b"\n", found, stop)
+        line_end = data.find(b"\n", found)
         if line_end < 0:
             return
-        found = lowered.find(needle, line_end, stop)
+        found = lowered.find(needle, line_end)
 
 
 def _utf8(text: str) -> bytes:
@@ -485,7 +490,9 @@ class RobotsTxt:
         fallback: _Matcher = _NO_RULES,
     ) -> None:
         self._data = data
-        self._groups = groups or []  # (start of first user-agent line, body start, end)
+        # Per group: (start of its first user-agent line, where its rule lines may start,
+        # end): rules follow the user-agent lines, unless other lines stand among those.
+        self._groups = groups or []
         self._agents = agents or {}  # lower-cased product token -> groups naming it
         self._star = star or []  # indexes of the groups naming "*"
         self._fallback = fallback  # what applies when no group does
@@ -499,42 +506,45 @@ class RobotsTxt:
     def parse(cls, content: bytes | str) -> RobotsTxt:
         """Parse a robots.txt body. Never raises: whatever is not a valid line is skipped."""
         data = _prepare(content)
-        # Dense user-agent lines (block lists of bots): one pass of the expression over
-        # the whole text beats a find per line.
-        if data.lower().count(b"agent") * 256 > len(data):
-            lines: Iterator[re.Match[bytes]] = _UA_LINE.finditer(data)
-        else:
-            lines = _scan(data, b"agent", _UA_LINE)
+        lowered = _lowered(data)
         groups: list[tuple[int, int, int]] = []
         agents: dict[bytes, list[int]] = {}
         star: list[int] = []
         group_start = body_start = -1
+        interrupted = False  # other lines (Crawl-delay...) among the user-agent lines
         search_rule = _RULE_LINE.search
-        for m in lines:
+        # In ``lowered`` a line starting at offset i of ``data`` follows the "\n" at i,
+        # and ends at the same offset where ``data`` has its "\n" plus one.
+        for m in _UA_LINE.finditer(lowered):
             line_start = m.start()
-            if body_start < 0 or (
-                line_start != body_start and search_rule(data, body_start, line_start)
-            ):
-                # A user-agent line after a rule line starts a new group; sitemap and
-                # unknown lines do not end the run of user-agent lines (RFC 9309 2.1).
-                if body_start >= 0:
-                    groups.append((group_start, body_start, line_start))
+            if body_start < 0:
                 group_start = line_start
-            body_start = m.end() + 1
+            elif line_start != body_start:
+                if search_rule(lowered, body_start, line_start):
+                    # A user-agent line after a rule line starts a new group; sitemap
+                    # and unknown lines do not end the run of user-agent lines.
+                    groups.append(
+                        (group_start, group_start if interrupted else body_start, line_start)
+                    )
+                    group_start = line_start
+                    interrupted = False
+                else:
+                    interrupted = True
+            body_start = m.end()
             index = len(groups)
             is_star, token = m.group(1, 2)
             if is_star:
                 if not star or star[-1] != index:
                     star.append(index)
             elif token:
-                token = token.lower()
                 named = agents.get(token)
                 if named is None:
                     agents[token] = [index]
                 elif named[-1] != index:
                     named.append(index)
         if body_start >= 0:
-            groups.append((group_start, min(body_start, len(data)), len(data)))
+            rules_start = group_start if interrupted else min(body_start, len(data))
+            groups.append((group_start, rules_start, len(data)))
         return cls(data, groups, agents, star)
 
     @classmethod
@@ -568,12 +578,12 @@ class RobotsTxt:
         if not indexes:
             indexes = self._star
         data = self._data
+        lowered = _lowered(data)
         lines = []
         for index in indexes:
-            start, body, _ = self._groups[index]
+            start, _, end = self._groups[index]
             lines.extend(
-                data.count(b"\n", 0, m.start()) + 1
-                for m in _scan(data, b"agent", _UA_LINE, start, body)
+                data.count(b"\n", 0, m.start()) + 1 for m in _UA_LINE.finditer(lowered, start, end)
             )
         path = self._path(url)
         matcher = self._matchers.get(user_agent) or self._matcher_for(user_agent)
@@ -640,7 +650,7 @@ class RobotsTxt:
         delay: float | None = None
         pos, first_line = 0, 1
         for index in indexes:
-            start, _, end = self._groups[index]
+            _, start, end = self._groups[index]
             first_line += data.count(b"\n", pos, start)
             pos = start
             # One tuple per line, so a rule's line number is its position in the list.

@@ -162,14 +162,18 @@ def test_forever_5xx_with_default_settings_finishes_by_itself_well_under_a_minut
     assert r.seconds < 45
 
 
-def test_requests_wait_for_a_recovering_robots_txt_and_none_is_lost() -> None:
+@pytest.mark.parametrize("reactor", [
+    "twisted.internet.asyncioreactor.AsyncioSelectorReactor",
+    "twisted.internet.epollreactor.EPollReactor",
+], ids=["asyncio", "epoll"])
+def test_requests_wait_for_a_recovering_robots_txt_and_none_is_lost(reactor: str) -> None:
     answers = iter([Reply(503), Reply(500), Reply(200, "User-agent: *\nDisallow: /no\n")])
 
     def robots(seen: Seen) -> Reply:
         return next(answers, Reply(200, "User-agent: *\nDisallow: /no\n"))
 
     with LocalServer({"/robots.txt": robots}) as s:
-        r = crawl({"ROBOTS_POLICY_RETRY_PATIENCE": 20},
+        r = crawl({"ROBOTS_POLICY_RETRY_PATIENCE": 20, "TWISTED_REACTOR": reactor},
                   start_urls=[s.url("/yes1"), s.url("/no1"), s.url("/yes2"), s.url("/no2")])
     assert s.hits("/robots.txt") == 3
     assert sorted(downloaded(s)) == ["/yes1", "/yes2"]

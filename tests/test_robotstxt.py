@@ -743,6 +743,10 @@ def test_crawl_delay_of_the_applying_group() -> None:
     assert rules.crawl_delay("negative") is None
     assert rules.crawl_delay("none") is None
     assert RobotsTxt.parse("").crawl_delay("x") is None
+    # A Crawl-delay among the user-agent lines belongs to their group.
+    among = RobotsTxt.parse("User-agent: a\nCrawl-delay: 5\nUser-agent: b\nDisallow: /x\n")
+    assert among.crawl_delay("a") == among.crawl_delay("b") == 5.0
+    assert not among.allowed("/x", "a")
 
 
 def test_allow_all_and_disallow_all() -> None:

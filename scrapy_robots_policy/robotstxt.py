@@ -18,7 +18,9 @@ Matching never uses a regular expression: ``*`` is handled by greedy leftmost
 
 Where Google's parser and RFC 9309 disagree, Google wins, except for percent-encoding,
 where RFC 9309 sections 2.2.2 and 2.2.3 are followed (see ``normalize_path``), and for
-the 500 KiB limit, which Google's open-source parser does not apply.
+the 500 KiB limit, which Google's open-source parser does not apply. No path is special
+here: "/robots.txt" is matched like any other, as Google does; RFC 9309's "the
+/robots.txt URI is implicitly allowed" is for the code that fetches it.
 """
 
 from __future__ import annotations

@@ -94,6 +94,9 @@ class RobotsPolicySpiderMiddleware:
     def process_spider_output(self, response: Response, result: Iterable[Any],
                               spider: Spider | None = None) -> Iterator[Any]:
         page = self._page(response)
+        if not self._has_work(page):
+            yield from result
+            return
         for obj in result:
             if self._keep(response, page, obj):
                 yield obj
@@ -101,6 +104,10 @@ class RobotsPolicySpiderMiddleware:
     async def process_spider_output_async(self, response: Response, result: AsyncIterator[Any],
                                           spider: Spider | None = None) -> AsyncIterator[Any]:
         page = self._page(response)
+        if not self._has_work(page):  # most pages: pass everything on at the lowest cost
+            async for obj in result:
+                yield obj
+            return
         async for obj in result:
             if self._keep(response, page, obj):
                 yield obj
@@ -122,6 +129,11 @@ class RobotsPolicySpiderMiddleware:
             meta[META_KEY] = directives
             self._count(response, page)
         return page
+
+    def _has_work(self, page: _Page) -> bool:
+        """Whether anything this response yields could be dropped or annotated."""
+        return bool(self.item_field) or (page.obey and (
+            page.noindex is not None or page.nofollow is not None or self.obey_rel_nofollow))
 
     def _keep(self, response: Response, page: _Page, obj: Any) -> bool:
         if isinstance(obj, Request):

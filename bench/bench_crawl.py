@@ -270,8 +270,11 @@ def main() -> None:
     cpu_rates: dict[str, list[float]] = {v: [] for v in VARIANTS}
     try:
         crawl_once(origins[:2], "builtin")  # warm up the server and the disk cache
+        names = list(VARIANTS)
         for run in range(runs):
-            for variant in VARIANTS:
+            # A different order each run, so that a drift of the machine's load during
+            # the benchmark does not always favour the variant that runs first.
+            for variant in names[run % len(names):] + names[: run % len(names)]:
                 stats = crawl_once(origins, variant)
                 pages = stats.get("response_received_count", 0)
                 forbidden = stats.get("robotstxt/forbidden", 0)
@@ -293,6 +296,12 @@ def main() -> None:
             print(f"{kind} {label}: " + ", ".join(f"{v} {m:.1f}" for v, m in values.items())
                   + f"; ours/builtin {values['ours'] / values['builtin']:.3f} (target >= 0.95),"
                   f" addon/builtin {values['addon'] / values['builtin']:.3f}")
+        # Ratios within a run compare crawls made seconds apart, under the same load.
+        paired = {v: statistics.median(a / b for a, b in zip(samples[v], samples["builtin"],
+                                                             strict=True))
+                  for v in ("ours", "addon")}
+        print(f"median of per-run ratios ({label}): ours/builtin {paired['ours']:.3f}, "
+              f"addon/builtin {paired['addon']:.3f}")
     print("(addon includes the page-level spider middleware)")
     costs = cost_per_request()
     print(f"decision of a request with a cached robots.txt, in-process (best of 5): builtin "

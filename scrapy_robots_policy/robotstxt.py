@@ -337,7 +337,11 @@ class _Matcher:
                     if best is not None and prio < best_prio:
                         break
                     kind = entry[3]
-                    if kind == _PLAIN or _tail_matches(path, len(key), kind, entry[4], entry[5]):
+                    if kind == _PLAIN or (
+                        path.find(entry[4], len(key)) >= 0  # the usual "/x*y", inline
+                        if kind == _FIND
+                        else _tail_matches(path, len(key), kind, entry[4], entry[5])
+                    ):
                         if (
                             best is None
                             or prio > best_prio

@@ -7,6 +7,7 @@ request, in order) can be asserted after the crawl.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import multiprocessing
 import socket
@@ -117,10 +118,8 @@ class LocalServer:
                         self.send_header(name, value)
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
-                try:
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
                     self.wfile.write(body[: len(body) // 2] if reply.truncate else body)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass
 
             do_HEAD = do_GET
 
@@ -149,10 +148,15 @@ def _crawl_in_child(conn: Any, spider_cls: type, settings: dict[str, Any],
     try:
         from scrapy import signals
         from scrapy.crawler import CrawlerProcess
+        from scrapy.settings import default_settings
 
         items: list[dict[str, Any]] = []
-        process = CrawlerProcess({"LOG_LEVEL": "DEBUG", "TELNETCONSOLE_ENABLED": False,
-                                  **settings}, install_root_handler=False)
+        base = {"LOG_LEVEL": "DEBUG", "TELNETCONSOLE_ENABLED": False,
+                "LOG_INSTALL_ROOT_HANDLER": False}
+        # Scrapy 2.19 deprecates the argument for the setting; 2.13 knows only the argument.
+        quiet = ({} if hasattr(default_settings, "LOG_INSTALL_ROOT_HANDLER")
+                 else {"install_root_handler": False})
+        process = CrawlerProcess({**base, **settings}, **quiet)
         root = logging.getLogger()
         root.setLevel(logging.DEBUG)
         root.addHandler(Collect())

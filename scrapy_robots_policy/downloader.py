@@ -51,6 +51,32 @@ _UNKNOWN = object()
 _ROBOTS_PARSED: object | None = getattr(signals, "robots_parsed", None)
 #: Decompressing a robots.txt beyond this many times the size cap is refused (a bomb).
 _DECOMPRESSED_BOUND = 64
+#: Request meta key: decide as usual but never refuse; the verdict goes to VERDICT_META.
+#: ``scrapy check``'s ``@robotstxt`` contract uses it, so a disallowed URL can be checked.
+CHECK_ONLY_META = "robots_policy_check_only"
+#: Request meta key where a check-only request finds its :class:`Verdict`.
+VERDICT_META = "robots_policy_verdict"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What robots.txt said about one request, and why (the deciding line, or the outage)."""
+
+    allowed: bool
+    robots_url: str
+    user_agent: str
+    line: int | None = None
+    rule: str | None = None
+    unreachable: str | None = None  # why the robots.txt could not be had, if it could not
+
+    @property
+    def reason(self) -> str:
+        """``http://h/robots.txt line 3: Disallow: /x (user agent 'Bot')``, or the outage."""
+        if self.unreachable is not None:
+            return f"{self.robots_url} unreachable ({self.unreachable})"
+        where = f" line {self.line}: {self.rule}" if self.line is not None else (
+            ": no rule matched")
+        return f"{self.robots_url}{where} (user agent {self.user_agent!r})"
 
 
 @dataclass
@@ -166,6 +192,9 @@ class RobotsPolicyDownloaderMiddleware:
 
     def _judge(self, origin: Origin, entry: Entry, request: Request) -> None:
         user_agent = self._user_agent(request)
+        if request.meta.get(CHECK_ONLY_META):
+            request.meta[VERDICT_META] = _verdict(origin, entry, request.url, user_agent)
+            return
         if entry.rules.allowed(request.url, user_agent):
             if self._crawl_delay:
                 self._apply_crawl_delay(entry.rules, user_agent, request)
@@ -177,7 +206,8 @@ class RobotsPolicyDownloaderMiddleware:
                          "unreachable: %(why)s)",
                          {"request": request, "origin": origin, "why": entry.summary},
                          extra={"spider": self.crawler.spider})
-            raise IgnoreRequest(f"robots.txt of {origin} unreachable")
+            raise IgnoreRequest("Forbidden by robots.txt: "
+                                + _verdict(origin, entry, request.url, user_agent).reason)
         self._stats.inc_value("robotstxt/forbidden/rule")
         decision = entry.rules.decide(request.url, user_agent)
         rule = getattr(decision, "rule", None)
@@ -186,7 +216,8 @@ class RobotsPolicyDownloaderMiddleware:
                      {"request": request, "origin": origin, "line": decision.line,
                       "rule": f": {rule}" if rule else "", "agent": user_agent},
                      extra={"spider": self.crawler.spider})
-        raise IgnoreRequest("Forbidden by robots.txt")
+        raise IgnoreRequest("Forbidden by robots.txt: "
+                            + _verdict(origin, entry, request.url, user_agent).reason)
 
     def _user_agent(self, request: Request) -> str:
         """The user agent the rules are matched for: the one the request will carry."""
@@ -407,6 +438,15 @@ class RobotsPolicyDownloaderMiddleware:
         self._stats.set_value("robotstxt/cache_evictions", self._cache.evictions)
         for sleep in list(self._sleeps):
             sleep.cancel()
+
+
+def _verdict(origin: Origin, entry: Entry, url: str, user_agent: str) -> Verdict:
+    """The verdict of ``entry`` on ``url``, with the line that decided or the outage."""
+    decision = entry.rules.decide(url, user_agent)
+    if entry.unreachable and not decision.allowed:
+        return Verdict(False, robots_url(origin), user_agent, unreachable=entry.summary)
+    return Verdict(decision.allowed, robots_url(origin), user_agent, decision.line,
+                   getattr(decision, "rule", None))
 
 
 def _header(value: bytes | None) -> str | None:

@@ -3,7 +3,8 @@
 It puts :class:`~scrapy_robots_policy.downloader.RobotsPolicyDownloaderMiddleware` where
 Scrapy's ``RobotsTxtMiddleware`` sits (so it sees requests in the same order), disables
 Scrapy's, and adds the page-level directives spider middleware next to the spider. Both
-stay inactive unless ``ROBOTSTXT_OBEY`` is true, as Scrapy's own middleware does.
+stay inactive unless ``ROBOTSTXT_OBEY`` is true, as Scrapy's own middleware does. It also
+registers the ``@robotstxt`` and ``@meta_robots`` contracts for ``scrapy check``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ if TYPE_CHECKING:
 BUILTIN_DOWNLOADER = "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware"
 DOWNLOADER = "scrapy_robots_policy.downloader.RobotsPolicyDownloaderMiddleware"
 SPIDER = "scrapy_robots_policy.spider.RobotsPolicySpiderMiddleware"
+CONTRACTS = ("scrapy_robots_policy.contracts.RobotsTxtContract",
+             "scrapy_robots_policy.contracts.MetaRobotsContract")
 
 #: Where Scrapy's RobotsTxtMiddleware sits in DOWNLOADER_MIDDLEWARES_BASE (2.13 .. 2.19).
 BUILTIN_PRIORITY = 100
@@ -27,6 +30,16 @@ SPIDER_PRIORITY = 950
 
 class Addon:
     """Install the robots.txt downloader middleware and the directives spider middleware."""
+
+    @classmethod
+    def update_pre_crawler_settings(cls, settings: BaseSettings) -> None:
+        """Register the contracts: ``scrapy check`` reads SPIDER_CONTRACTS before any
+        crawler (and so before ``update_settings``) exists."""
+        contracts = settings.getdict("SPIDER_CONTRACTS")
+        missing = [path for path in CONTRACTS if not any(_is(key, path) for key in contracts)]
+        if missing:
+            contracts.update(dict.fromkeys(missing, 0))
+            cls._set(settings, "SPIDER_CONTRACTS", contracts)
 
     def update_settings(self, settings: BaseSettings) -> None:
         downloader = settings.getdict("DOWNLOADER_MIDDLEWARES")

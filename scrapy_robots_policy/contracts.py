@@ -1,0 +1,222 @@
+"""``scrapy check`` contracts: ``@robotstxt allowed|disallowed`` and ``@meta_robots TOKEN ...``.
+
+They let a spider's docstrings state what robots rules say about its sample pages, so a
+site that starts forbidding a section, or marks its pages ``noindex``, turns
+``scrapy check`` red before a crawl silently loses the pages or their items.
+
+A contract that does not hold raises :exc:`~scrapy.exceptions.ContractFail`, which
+``scrapy check`` reports as a FAIL with our message (which robots.txt line, which
+directive from which header or meta tag); everything else it would report as an ERROR
+with a traceback, which tells the user nothing about robots rules. So even a misspelt
+contract argument is a FAIL saying what was expected.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+from scrapy.contracts import Contract
+from scrapy.exceptions import ContractFail
+
+from scrapy_robots_policy.directives import RobotsDirectives, product_token
+from scrapy_robots_policy.downloader import CHECK_ONLY_META, VERDICT_META
+
+if TYPE_CHECKING:
+    from scrapy.http import Response
+    from scrapy.settings import BaseSettings
+
+#: Where RobotsPolicySpiderMiddleware leaves a response's directives (spider.py).
+DIRECTIVES_META = "robots_directives"
+
+#: ``@meta_robots`` tokens that are a boolean attribute of RobotsDirectives.
+FLAGS = ("noindex", "nofollow", "noarchive", "nosnippet", "notranslate", "noimageindex",
+         "indexifembedded")
+#: Tokens that take a value (``max-snippet:20``); the value must be the effective one.
+VALUED = {"max-snippet": "max_snippet", "max-video-preview": "max_video_preview",
+          "max-image-preview": "max_image_preview", "unavailable_after": "unavailable_after"}
+#: Tokens asserting an absence: ``index`` (indexable), ``follow``, ``all`` (nothing at all).
+ABSENCES = ("index", "follow", "all")
+KNOWN = (*FLAGS, "none", *VALUED, *ABSENCES)
+
+
+class _RobotsContract(Contract):
+    """Keeps the spider, whose crawler settings say which user agent the rules are for."""
+
+    def __init__(self, method: Callable[..., Any], *args: Any) -> None:
+        super().__init__(method, *args)
+        self._spider = getattr(method, "__self__", None)
+
+    def _settings(self) -> BaseSettings | None:
+        crawler = getattr(self._spider, "crawler", None)
+        return getattr(crawler, "settings", None)
+
+    def _user_agent(self, response: Response) -> str:
+        """ROBOTSTXT_USER_AGENT, else the request's User-Agent, else USER_AGENT (as the
+        middlewares choose it)."""
+        settings = self._settings()
+        if settings is not None and settings.get("ROBOTSTXT_USER_AGENT"):
+            return str(settings.get("ROBOTSTXT_USER_AGENT"))
+        request = getattr(response, "request", None)
+        sent = request.headers.get(b"User-Agent") if request is not None else None
+        if sent:
+            return sent.decode("latin-1")
+        return str(settings.get("USER_AGENT") or "") if settings is not None else ""
+
+    def _fail(self, message: str) -> ContractFail:
+        contract = " ".join([f"@{self.name}", *(str(arg) for arg in self.args)])
+        return ContractFail(f"{contract}: {message}")
+
+
+class RobotsTxtContract(_RobotsContract):
+    """``@robotstxt allowed`` / ``@robotstxt disallowed``: what the URL's robots.txt says.
+
+    The sample request is marked check-only: RobotsPolicyDownloaderMiddleware decides it
+    exactly as in a crawl (same robots.txt fetch, same user agent) but lets it through
+    with its verdict in ``meta``, so that ``disallowed`` can be checked at all. All HTTP
+    statuses reach the callback (``handle_httpstatus_all``): the verdict does not depend
+    on whether the page itself exists. Put ``@meta`` before ``@robotstxt``, since
+    ``@meta`` replaces the whole meta dict.
+    """
+
+    name = "robotstxt"
+
+    def adjust_request_args(self, args: dict[str, Any]) -> dict[str, Any]:
+        meta = dict(args.get("meta") or {})
+        meta[CHECK_ONLY_META] = True
+        meta.setdefault("handle_httpstatus_all", True)
+        args["meta"] = meta
+        return args
+
+    def pre_process(self, response: Response) -> None:
+        words = [str(arg).lower() for arg in self.args if arg]
+        if len(words) != 1 or words[0] not in ("allowed", "disallowed"):
+            raise self._fail("expected one argument, 'allowed' or 'disallowed'")
+        verdict = response.meta.get(VERDICT_META)
+        if verdict is None:
+            raise self._fail(self._no_verdict(response))
+        expected = words[0] == "allowed"
+        if verdict.allowed != expected:
+            state = "allowed" if verdict.allowed else "disallowed"
+            raise self._fail(f"{response.url} is {state} by {verdict.reason}")
+
+    def _no_verdict(self, response: Response) -> str:
+        """Why the middleware left no verdict: say what to change."""
+        meta = response.meta
+        if not meta.get(CHECK_ONLY_META):
+            return ("the request lost its check-only meta key: write @meta before "
+                    "@robotstxt (@meta replaces the whole request meta)")
+        if meta.get("dont_obey_robotstxt"):
+            return "the request sets dont_obey_robotstxt: no robots.txt decision"
+        settings = self._settings()
+        if settings is not None and not settings.getbool("ROBOTSTXT_OBEY"):
+            return "ROBOTSTXT_OBEY is off: no robots.txt decision"
+        return ("RobotsPolicyDownloaderMiddleware gave no decision: is "
+                "'scrapy_robots_policy.Addon' in ADDONS (or the middleware in "
+                "DOWNLOADER_MIDDLEWARES), and is the URL an http(s) URL?")
+
+
+class MetaRobotsContract(_RobotsContract):
+    """``@meta_robots TOKEN ...``: the page's effective directives include every TOKEN.
+
+    Directives are those that apply to the spider's user agent (``robots`` and its own
+    name, from ``X-Robots-Tag`` headers and meta tags), as RobotsPolicySpiderMiddleware
+    sees them. ``index`` asserts the page is indexable (no noindex, not past
+    ``unavailable_after``), ``follow`` the absence of nofollow, ``all`` the absence of any
+    restriction; ``none`` means noindex and nofollow; ``max-snippet:20`` and the like
+    assert the effective value. Tokens unknown to this package (``noai``) are looked up
+    among the page's other directives, so a typo fails saying it is not a known directive.
+    """
+
+    name = "meta_robots"
+
+    def pre_process(self, response: Response) -> None:
+        tokens = parse_tokens(self.args)
+        if not tokens:
+            raise self._fail(f"name at least one directive: {', '.join(KNOWN)}")
+        user_agent = self._user_agent(response)
+        directives = response.meta.get(DIRECTIVES_META)
+        if not isinstance(directives, RobotsDirectives):
+            directives = RobotsDirectives.from_response(response, user_agent)
+        missing = [why for token in tokens if (why := unmet(token, directives)) is not None]
+        if missing:
+            raise self._fail(
+                f"{'; '.join(missing)}. Found for {product_token(user_agent) or 'robots'!r} "
+                f"on {response.url}: {describe(directives)}{_ignored(response, user_agent)}")
+
+
+def parse_tokens(args: Iterable[Any]) -> list[str]:
+    """Contract arguments as tokens: ``noindex, max-snippet: 20`` -> noindex, max-snippet:20.
+
+    >>> parse_tokens(["noindex,", "max-snippet:", "20"])
+    ['noindex', 'max-snippet:20']
+    """
+    pieces = [p for p in re.split(r"[\s,]+", " ".join(str(a) for a in args)) if p]
+    tokens: list[str] = []
+    for piece in pieces:
+        if tokens and tokens[-1].endswith(":"):
+            tokens[-1] += piece
+        else:
+            tokens.append(piece)
+    return tokens
+
+
+def unmet(token: str, directives: RobotsDirectives) -> str | None:
+    """Why ``token`` does not hold for ``directives``; ``None`` when it holds."""
+    name, _, value = token.partition(":")
+    name = name.strip().lower()
+    d = directives
+    if name == "index":
+        why = d.why_not_indexable()
+        return None if d.indexable() else f"not indexable: {why or 'noindex'}"
+    if name == "follow":
+        return None if not d.nofollow else f"links not to follow: {d.decided_by('nofollow')}"
+    if name == "all":
+        return None if not d.tokens else "restricted: " + ", ".join(sorted(d.tokens))
+    if name == "none":
+        lacking = [flag for flag in ("noindex", "nofollow") if not getattr(d, flag)]
+        return None if not lacking else f"none: no {' and no '.join(lacking)}"
+    if name in FLAGS:
+        return None if getattr(d, name) else f"no {name}"
+    if name in VALUED:
+        return _unmet_value(name, value.strip(), d)
+    if any(other.name == name for other in d.others):
+        return None
+    return f"no {name} (not a directive this package knows either: {', '.join(KNOWN)})"
+
+
+def _unmet_value(name: str, value: str, directives: RobotsDirectives) -> str | None:
+    attribute = VALUED[name]
+    actual = getattr(directives, attribute)
+    if not value:  # "unavailable_after" alone: present, whatever its date
+        return None if actual is not None else f"no {name}"
+    # The expected value is parsed like a header value, so it means what a site's would.
+    expected = getattr(RobotsDirectives.from_x_robots_tag(f"{name}: {value}", "robots"),
+                       attribute)
+    if expected is None:
+        return f"{name}:{value} is not a valid value for {name}"
+    if actual == expected:
+        return None
+    found = directives.decided_by(attribute)
+    return f"{name} is {found or 'not set'}, not {value}"
+
+
+def describe(directives: RobotsDirectives) -> str:
+    """Every directive that applies, with where it came from; or that none does."""
+    if not directives.sources:
+        return "no directive (no X-Robots-Tag header or robots meta tag applies)"
+    return ", ".join(str(directive) for directive in directives.sources)
+
+
+def _ignored(response: Response, user_agent: str) -> str:
+    """X-Robots-Tag values that apply to other crawlers only: the usual surprise."""
+    try:
+        values = [v.decode("latin-1") for v in response.headers.getlist(b"X-Robots-Tag")]
+    except Exception:  # a contract's message must not fail on odd headers
+        return ""
+    others = [v for v in values
+              if not RobotsDirectives.from_x_robots_tag(v, user_agent).sources]
+    if not others:
+        return ""
+    return "; not for this user agent: " + ", ".join(f"X-Robots-Tag: {v}" for v in others)

@@ -1,0 +1,91 @@
+"""`python -m scrapy_robots_policy demo`: a real crawl of the bundled site, told with reasons."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def report() -> str:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (env.get("PYTHONPATH"), str(REPO)) if p)
+    result = subprocess.run([sys.executable, "-m", "scrapy_robots_policy", "demo"],
+                            capture_output=True, text=True, timeout=120, env=env, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr, result.stderr
+    return result.stdout
+
+
+def section(report: str, name: str) -> str:
+    """The lines of one origin's part of the report."""
+    match = re.search(rf"^{name}  http://127\.0\.0\.1:\d+ .*?(?=^\n|\Z)", report, re.M | re.S)
+    assert match, report
+    return match.group()
+
+
+def row(text: str, path: str) -> str:
+    match = re.search(rf"^  (?:crawled|refused)  {re.escape(path)} +(.*)$", text, re.M)
+    assert match, f"{path} not in:\n{text}"
+    return match.group(0)
+
+
+def test_refusals_name_the_robots_txt_line(report: str) -> None:
+    shop = section(report, "shop")
+    assert "robots.txt: 200" in shop
+    assert row(shop, "/cart").endswith("refused  /cart             robots.txt line 6: "
+                                       "Disallow: /cart")
+    assert row(shop, "/account/orders").endswith("robots.txt line 7: Disallow: /account/")
+    # DemoBot's own group allows what the '*' group (Disallow: /) forbids.
+    assert row(shop, "/products/tea").endswith("item kept")
+    assert row(shop, "/account/help").endswith("item kept")
+
+
+def test_dropped_items_and_unfollowed_links_say_why(report: str) -> None:
+    news = section(report, "news")
+    assert row(news, "/meta-noindex").endswith(
+        'item dropped: noindex (from <meta name="robots" content="noindex">)')
+    assert row(news, "/for-demobot").endswith(
+        "item dropped: noindex (from X-Robots-Tag: demobot: noindex)")
+    assert "item dropped: unavailable_after" in row(news, "/expired")
+    assert ("link /linked-from-nofollow not followed: nofollow (from X-Robots-Tag: nofollow)"
+            in news)
+    assert "/linked-from-nofollow " not in news.replace("link /linked-from-nofollow ", "")
+    # noindex pages are still followed: the page they link to was crawled.
+    assert row(news, "/linked-from-noindex").endswith("item kept")
+    assert row(news, "/drafts/tomorrow").endswith("robots.txt line 2: Disallow: /drafts/")
+
+
+def test_other_crawlers_directives_change_nothing(report: str) -> None:
+    news = section(report, "news")
+    assert row(news, "/other-crawlers").endswith("item kept")
+    assert row(news, "/linked-from-other-crawlers").endswith("item kept")
+    assert "otherbot" not in news and "googlebot" not in news
+
+
+def test_unreachable_and_missing_robots_txt(report: str) -> None:
+    flaky = section(report, "flaky")
+    assert "robots.txt: 503 (unreachable)" in flaky
+    assert row(flaky, "/").endswith("robots.txt unreachable (503)")
+    blog = section(report, "blog")
+    assert "robots.txt: 404: allow all" in blog
+    assert row(blog, "/post/1").endswith("item kept")
+
+
+def test_summary_counts_match_the_rows(report: str) -> None:
+    rows = re.findall(r"^  (crawled|refused)  ", report, re.M)
+    dropped = len(re.findall(r"item dropped: ", report))
+    summary = re.search(r"Summary: (\d+) pages crawled, (\d+) items kept, (\d+) items dropped"
+                        r".*?(\d+)\s+requests\s+refused", report, re.S)
+    assert summary, report
+    crawled, kept, dropped_count, refused = map(int, summary.groups())
+    assert crawled == rows.count("crawled") == kept + dropped_count
+    assert refused == rows.count("refused")
+    assert dropped_count == dropped == 4

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -89,3 +90,32 @@ def test_summary_counts_match_the_rows(report: str) -> None:
     assert crawled == rows.count("crawled") == kept + dropped_count
     assert refused == rows.count("refused")
     assert dropped_count == dropped == 4
+
+
+def test_serve_only_serves_the_site_for_the_other_commands(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from scrapy_robots_policy.__main__ import main
+
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (env.get("PYTHONPATH"), str(REPO)) if p)
+    with subprocess.Popen([sys.executable, "-m", "scrapy_robots_policy", "demo", "--serve"],
+                          stdout=subprocess.PIPE, text=True, env=env) as serving:
+        try:
+            assert serving.stdout is not None
+            lines = []
+            for line in serving.stdout:
+                lines.append(line)
+                if line.startswith("Ctrl-C"):
+                    break
+            origins = dict(line.split()[:2] for line in lines if line.startswith(("shop", "news")))
+            assert main(["check", origins["shop"] + "robots.txt", "/cart", "/products/tea",
+                         "-A", "DemoBot"]) == 1
+            assert main(["directives", origins["news"] + "for-demobot", "-A", "DemoBot"]) == 0
+        finally:
+            serving.send_signal(signal.SIGINT)
+            assert serving.wait(30) == 0
+    out = capsys.readouterr().out
+    assert "disallowed  /cart  (line 6: Disallow: /cart)" in out
+    assert "allowed     /products/tea  (no rule matched)" in out
+    assert "noindex                      from X-Robots-Tag: demobot: noindex" in out

@@ -233,6 +233,36 @@ def test_meta_after_robotstxt_is_a_fail_saying_what_to_change(
                                                       "parse_open (@robotstxt pre-hook)")
 
 
+def test_unreachable_robots_txt_disallows(tmp_path: Path) -> None:
+    spider = textwrap.dedent('''
+        import scrapy
+
+
+        class CheckedSpider(scrapy.Spider):
+            name = "checked"
+
+            def parse_open(self, response):
+                """@url {base}/open
+                @robotstxt allowed
+                """
+
+            def parse_open_fail(self, response):
+                """@url {base}/open
+                @robotstxt disallowed
+                """
+        ''')
+    with LocalServer({"/robots.txt": Reply(503, "busy")}) as down:
+        result = scrapy_check(make_project(tmp_path, down.origin, spider=spider),
+                              "-s", "ROBOTS_POLICY_RETRY_PATIENCE=0")
+    output = result.stdout + result.stderr
+    # The name says it failed in the main test; here the 503 makes it hold.
+    assert outcomes(output) == {"parse_open (@robotstxt pre-hook)": "FAIL",
+                                "parse_open_fail (@robotstxt pre-hook)": "ok"}
+    assert failure(output, "parse_open (@robotstxt pre-hook)") == (
+        f"@robotstxt allowed: {down.url('/open')} is disallowed by {down.url('/robots.txt')} "
+        "unreachable (503)")
+
+
 @pytest.mark.parametrize(("tokens", "holds"), [
     (["noindex"], True),
     (["none"], True),

@@ -171,7 +171,7 @@ def unmet(token: str, directives: RobotsDirectives) -> str | None:
         why = d.why_not_indexable()
         return None if d.indexable() else f"not indexable: {why or 'noindex'}"
     if name == "follow":
-        return None if not d.nofollow else f"links not to follow: {d.decided_by('nofollow')}"
+        return None if not d.nofollow else f"not followable: {d.decided_by('nofollow')}"
     if name == "all":
         return None if not d.tokens else "restricted: " + ", ".join(sorted(d.tokens))
     if name == "none":

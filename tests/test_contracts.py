@@ -189,7 +189,7 @@ def test_contracts_that_hold_pass_and_the_others_fail_with_reasons(
     assert "no directive (no X-Robots-Tag header or robots meta tag applies)" in other
     assert other.endswith("not for this user agent: X-Robots-Tag: otherbot: noindex")
     assert failure(output, "parse_follow_fail (@meta_robots pre-hook)").startswith(
-        '@meta_robots follow: links not to follow: nofollow (from <meta name="robots" '
+        '@meta_robots follow: not followable: nofollow (from <meta name="robots" '
         'content="nofollow, max-snippet: 20">). Found for \'contractbot\'')
     typo = failure(output, "parse_typo_fail (@meta_robots pre-hook)")
     assert typo.startswith("@meta_robots noindx: no noindx (not a directive this package "

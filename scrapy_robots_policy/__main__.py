@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from email.message import Message
 from urllib.parse import urlsplit
 
-from .directives import RobotsDirectives, product_token
+from .directives import RobotsDirectives
 from .origin import origin_of, robots_url
 from .policy import Answer, Fetched, Policy
-from .robotstxt import Explanation, RobotsTxt
+from .robotstxt import Explanation, RobotsTxt, product_token
 
 EXIT_ALLOWED = 0
 EXIT_DISALLOWED = 1

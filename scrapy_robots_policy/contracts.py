@@ -20,8 +20,10 @@ from typing import TYPE_CHECKING, Any
 from scrapy.contracts import Contract
 from scrapy.exceptions import ContractFail
 
-from scrapy_robots_policy.directives import RobotsDirectives, product_token
+from scrapy_robots_policy.directives import RobotsDirectives
 from scrapy_robots_policy.downloader import CHECK_ONLY_META, VERDICT_META
+from scrapy_robots_policy.robotstxt import product_token
+from scrapy_robots_policy.useragent import UserAgentChoice
 
 if TYPE_CHECKING:
     from scrapy.http import Response
@@ -53,16 +55,13 @@ class _RobotsContract(Contract):
         return getattr(crawler, "settings", None)
 
     def _user_agent(self, response: Response) -> str:
-        """ROBOTSTXT_USER_AGENT, else the request's User-Agent, else USER_AGENT (as the
-        middlewares choose it)."""
+        """The user agent the middlewares match rules for (see UserAgentChoice)."""
         settings = self._settings()
-        if settings is not None and settings.get("ROBOTSTXT_USER_AGENT"):
-            return str(settings.get("ROBOTSTXT_USER_AGENT"))
-        request = getattr(response, "request", None)
-        sent = request.headers.get(b"User-Agent") if request is not None else None
-        if sent:
-            return sent.decode("latin-1")
-        return str(settings.get("USER_AGENT") or "") if settings is not None else ""
+        if settings is None:
+            return ""
+        choice = UserAgentChoice(settings)
+        choice.use_spider(self._spider)
+        return choice.for_request(getattr(response, "request", None))
 
     def _fail(self, message: str) -> ContractFail:
         contract = " ".join([f"@{self.name}", *(str(arg) for arg in self.args)])

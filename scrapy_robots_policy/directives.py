@@ -22,7 +22,9 @@ from typing import Any, NamedTuple
 
 from lxml import etree
 
-__all__ = ["HEADER", "META", "Directive", "RobotsDirectives", "product_token", "snippet_text"]
+from scrapy_robots_policy.robotstxt import product_token
+
+__all__ = ["HEADER", "META", "Directive", "RobotsDirectives", "snippet_text"]
 
 HEADER = "X-Robots-Tag"
 META = "meta"
@@ -40,7 +42,6 @@ _FLAGS = frozenset({
 })
 _IMAGE_PREVIEW_ORDER = {"none": 0, "standard": 1, "large": 2}
 
-_PRODUCT_TOKEN = re.compile(r"[A-Za-z_-]+")
 _AGENT_PREFIX = re.compile(r"[^\s:,]+")
 _WEEKDAY = re.compile(
     r"(?:mon|tue|wed|thu|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?", re.IGNORECASE
@@ -55,16 +56,6 @@ _ISO_8601 = re.compile(
 _INT = re.compile(r"[+-]?\d{1,18}")
 _MAX_DATE_CHARS = 100  # longer than any date format we accept; keeps parsing cheap
 _MAX_PROBLEMS = 20  # a hostile page must not make us keep (and log) a million lines
-
-
-def product_token(user_agent: str) -> str:
-    """The lower-cased product token of a User-Agent, as robots rules name crawlers.
-
-    >>> product_token("MyBot/1.2 (+http://example.com/bot)")
-    'mybot'
-    """
-    match = _PRODUCT_TOKEN.match(user_agent.strip()) if user_agent else None
-    return match.group().lower() if match else ""
 
 
 class Directive(NamedTuple):

@@ -28,6 +28,7 @@ from scrapy_robots_policy.cache import LRUCache
 from scrapy_robots_policy.origin import Origin, origin_of, robots_url
 from scrapy_robots_policy.policy import Answer, Entry, Fetched, Lookup, Policy, PolicySettings
 from scrapy_robots_policy.robotstxt import RobotsTxt
+from scrapy_robots_policy.useragent import UserAgentChoice
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -123,14 +124,7 @@ class RobotsPolicyDownloaderMiddleware:
             settings.getint("ROBOTS_POLICY_MAX_ORIGINS", 10_000))
         self._fetch_timeout = settings.getfloat("ROBOTS_POLICY_FETCH_TIMEOUT", 10.0)
         self._crawl_delay = settings.getbool("ROBOTS_POLICY_CRAWL_DELAY", False)
-        self._robots_user_agent: str | None = settings.get("ROBOTSTXT_USER_AGENT") or None
-        # What UserAgentMiddleware and DefaultHeadersMiddleware will set later: they run
-        # after us, so a request without a User-Agent header will carry this one.
-        self._headers_user_agent: str | None = next(
-            (_text(v) for k, v in settings.getdict("DEFAULT_REQUEST_HEADERS").items()
-             if _text(k).lower() == "user-agent" and v), None)
-        self._fallback_user_agent: str = (self._headers_user_agent
-                                          or str(settings.get("USER_AGENT") or ""))
+        self._user_agents = UserAgentChoice(settings)
         self._rounds: dict[Origin, _Round] = {}
         self._origins: dict[tuple[str, str], Origin | None] = {}
         self._sleeps: set[Deferred[Any]] = set()
@@ -191,7 +185,7 @@ class RobotsPolicyDownloaderMiddleware:
         self._judge(origin, entry, request)
 
     def _judge(self, origin: Origin, entry: Entry, request: Request) -> None:
-        user_agent = self._user_agent(request)
+        user_agent = self._user_agents.for_request(request)
         if request.meta.get(CHECK_ONLY_META):
             request.meta[VERDICT_META] = _verdict(origin, entry, request.url, user_agent)
             return
@@ -218,16 +212,6 @@ class RobotsPolicyDownloaderMiddleware:
                      extra={"spider": self.crawler.spider})
         raise IgnoreRequest("Forbidden by robots.txt: "
                             + _verdict(origin, entry, request.url, user_agent).reason)
-
-    def _user_agent(self, request: Request) -> str:
-        """The user agent the rules are matched for: the one the request will carry."""
-        if self._robots_user_agent:
-            return self._robots_user_agent
-        headers = request.headers
-        header = headers.get(b"User-Agent") if headers else None  # most often empty: cheap
-        if header:
-            return header.decode("latin-1")
-        return self._fallback_user_agent
 
     def _apply_crawl_delay(self, rules: RobotsTxt, user_agent: str, request: Request) -> None:
         """Slow down the download slot of the request to the origin's Crawl-delay.
@@ -427,10 +411,7 @@ class RobotsPolicyDownloaderMiddleware:
             raise StopDownload(fail=False)
 
     def _spider_opened(self, spider: Any) -> None:
-        # UserAgentMiddleware lets the spider's user_agent attribute replace USER_AGENT.
-        agent = getattr(spider, "user_agent", None)
-        if agent and not self._headers_user_agent:
-            self._fallback_user_agent = str(agent)
+        self._user_agents.use_spider(spider)
 
     def _spider_closed(self, spider: Any) -> None:
         self._closed = True
@@ -452,6 +433,3 @@ def _verdict(origin: Origin, entry: Entry, url: str, user_agent: str) -> Verdict
 def _header(value: bytes | None) -> str | None:
     return value.decode("latin-1") if value else None
 
-
-def _text(value: Any) -> str:
-    return value.decode("latin-1") if isinstance(value, bytes) else str(value)

@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 from itemadapter import ItemAdapter
-from scrapy import Request
+from scrapy import Request, signals
 from scrapy.exceptions import NotConfigured
 from w3lib.url import canonicalize_url
 
 from scrapy_robots_policy.directives import Directive, RobotsDirectives
+from scrapy_robots_policy.useragent import UserAgentChoice
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -77,8 +78,8 @@ class RobotsPolicySpiderMiddleware:
         self.links_only = settings.getbool("ROBOTS_POLICY_NOFOLLOW_LINKS_ONLY", False)
         self.obey_rel_nofollow = settings.getbool("ROBOTS_POLICY_OBEY_REL_NOFOLLOW", False)
         self.item_field: str | None = settings.get("ROBOTS_POLICY_ITEM_FIELD") or None
-        self.user_agent: str | None = settings.get("ROBOTSTXT_USER_AGENT") or None
-        self.default_user_agent: str = settings.get("USER_AGENT") or ""
+        self.user_agents = UserAgentChoice(settings)
+        crawler.signals.connect(self.user_agents.use_spider, signal=signals.spider_opened)
         self._pages: WeakKeyDictionary[Response, _Page] = WeakKeyDictionary()
 
     @classmethod
@@ -117,7 +118,8 @@ class RobotsPolicySpiderMiddleware:
     def _page(self, response: Response) -> _Page:
         page = self._pages.get(response)
         if page is None:
-            directives = RobotsDirectives.from_response(response, self._agent_of(response))
+            user_agent = self.user_agents.for_request(getattr(response, "request", None))
+            directives = RobotsDirectives.from_response(response, user_agent)
             meta = _meta(response)
             noindex = nofollow = None
             if not directives.indexable():
@@ -173,16 +175,6 @@ class RobotsPolicySpiderMiddleware:
             page.links = frozenset(links or ())
             page.rel_nofollow = frozenset(nofollowed - followed)
         return page.links
-
-    def _agent_of(self, response: Response) -> str:
-        """ROBOTSTXT_USER_AGENT, else the User-Agent the request was sent with, else USER_AGENT."""
-        if self.user_agent:
-            return self.user_agent
-        request = getattr(response, "request", None)
-        sent = request.headers.get(b"User-Agent") if request is not None else None
-        if sent:
-            return sent.decode("latin-1")
-        return self.default_user_agent
 
     def _annotate(self, obj: Any, directives: RobotsDirectives) -> None:
         """Copy the directives onto dict-like items that have (or accept) the field."""

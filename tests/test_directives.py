@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from scrapy.http import HtmlResponse, Response, TextResponse, XmlResponse
 
 from scrapy_robots_policy import RobotsDirectives
-from scrapy_robots_policy.directives import HEADER, META, product_token, snippet_text
+from scrapy_robots_policy.directives import HEADER, META, snippet_text
+from scrapy_robots_policy.robotstxt import product_token
 
 UTC = timezone.utc
 R = RobotsDirectives

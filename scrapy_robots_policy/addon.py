@@ -2,9 +2,11 @@
 
 It puts :class:`~scrapy_robots_policy.downloader.RobotsPolicyDownloaderMiddleware` where
 Scrapy's ``RobotsTxtMiddleware`` sits (so it sees requests in the same order), disables
-Scrapy's, and adds the page-level directives spider middleware next to the spider. Both
-stay inactive unless ``ROBOTSTXT_OBEY`` is true, as Scrapy's own middleware does. It also
-registers the ``@robotstxt`` and ``@meta_robots`` contracts for ``scrapy check``.
+Scrapy's, and adds the page-level directives spider middleware next to the spider. The
+robots.txt middleware stays inactive unless ``ROBOTSTXT_OBEY`` is true, as Scrapy's own
+does; the spider middleware has its own switch, ``ROBOTS_POLICY_DIRECTIVES_OBEY`` (on by
+default), since a page that was fetched still states its wishes. It also registers the
+``@robotstxt`` and ``@meta_robots`` contracts for ``scrapy check``.
 """
 
 from __future__ import annotations

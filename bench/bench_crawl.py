@@ -29,6 +29,7 @@ import asyncio
 import contextlib
 import gc
 import multiprocessing
+import os
 import statistics
 import sys
 import time
@@ -45,7 +46,8 @@ from scrapy_robots_policy.origin import Origin
 from scrapy_robots_policy.policy import Entry
 from scrapy_robots_policy.robotstxt import RobotsTxt
 
-CORPUS = Path("/work/shared/corpus/robots-txt")
+CORPUS = Path(os.environ.get("ROBOTS_CORPUS")
+              or Path(__file__).resolve().parents[2] / "shared" / "corpus" / "robots-txt")
 ROBOTS = (b"User-agent: *\nDisallow: /private/\nDisallow: /*.pdf$\nAllow: /private/open\n\n"
           b"User-agent: OtherBot\nDisallow: /\n\nSitemap: /sitemap.xml\n")
 PAGE = (b"<!DOCTYPE html><html><head><title>page</title></head><body>"

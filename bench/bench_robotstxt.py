@@ -35,7 +35,8 @@ from protego import Protego
 
 from scrapy_robots_policy.robotstxt import RobotsTxt
 
-CORPUS = Path(os.environ.get("ROBOTS_CORPUS", "/work/shared/corpus/robots-txt"))
+CORPUS = Path(os.environ.get("ROBOTS_CORPUS")
+              or Path(__file__).resolve().parents[2] / "shared" / "corpus" / "robots-txt")
 FIRST_QUESTIONS = 32
 _RULE_VALUE = re.compile(rb"(?im)^[ \t]*(?:dis)?allow[ \t]*:?[ \t]*([^\s#]+)")
 _AGENT_VALUE = re.compile(rb"(?im)^[ \t]*user-?agent[ \t]*:?[ \t]*([A-Za-z_-]+)")

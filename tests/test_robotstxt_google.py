@@ -26,7 +26,8 @@ from scrapy_robots_policy.robotstxt import MAX_BYTES, RobotsTxt
 
 googlebot = pytest.importorskip("jwm.robotstxt.googlebot")
 
-CORPUS = Path(os.environ.get("ROBOTS_CORPUS", "/work/shared/corpus/robots-txt"))
+CORPUS = Path(os.environ.get("ROBOTS_CORPUS")
+              or Path(__file__).resolve().parents[2] / "shared" / "corpus" / "robots-txt")
 # Google re-parses the whole file for every question: bound the octets it reads per file.
 GOOGLE_OCTETS_PER_FILE = 1_500_000
 MAX_QUESTIONS_PER_FILE = 48

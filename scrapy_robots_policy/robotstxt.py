@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -73,17 +73,20 @@ _UA_LINE = re.compile(
     rb"(?:(\*)(?![^ \t\v\f#\n])|([a-z_-]*))[^\n]*",
     re.ASCII | re.MULTILINE,
 )
-_RULE_KEYS = rb"(?:(allow)|(disallow|dissallow|dissalow|disalow|diasllow|disallaw))"
+_RULE_KEYS = rb"(?:(allow)|disallow|dissallow|dissalow|disalow|diasllow|disallaw)"
 # A rule line, even with an empty value, ends the run of user-agent lines of a group.
 _RULE_LINE = re.compile(
     rb"\n[ \t\v\f]*" + _RULE_KEYS + _COLON_OR_TWO_WORDS, re.ASCII | re.MULTILINE
 )
-# Every line of the groups that apply to an agent, one match each: rules, Crawl-delay
-# (not a rule for Google, an "unknown" key that neither opens nor closes a group), and
-# anything else as an empty match.
+# Every line of the groups that apply to an agent, one match each, in the text decoded as
+# Latin-1 (one character per octet, so rule values come out as str without a decode per
+# rule): rules, Crawl-delay (not a rule for Google, an "unknown" key that neither opens nor
+# closes a group), and anything else as an empty match. The value starts after the blanks
+# (in the two-word form it is the second word) and may end in some.
 _GROUP_LINES = re.compile(
-    rb"^(?:[ \t\v\f]*(?i:" + _RULE_KEYS + rb"|(crawl-delay))" + _COLON_OR_TWO_WORDS + rb")?"
-    rb"[^\n]*",
+    r"^(?:[ \t\v\f]*(?i:" + _RULE_KEYS.decode() + r"|(crawl-delay))"
+    r"(?:[^:#\n]*:|[^ \t:#\n]*[ \t]+(?=[\v\f]*[^\s:#][^ \t:#\n]*[ \t\v\f]*(?:#|$)))"
+    r"[ \t\v\f]*([^#\n]*))?[^\n]*",
     re.ASCII | re.MULTILINE,
 )
 _SITEMAP_LINE = re.compile(
@@ -223,9 +226,10 @@ def _compile(pattern: str) -> tuple[str, int, str, tuple[str, ...]]:
     if "*" not in body:
         return body, _EXACT if anchored else _PLAIN, "", ()
     pieces = body.split("*")
-    middles = tuple(piece for piece in pieces[1:-1] if piece)
-    if middles:
-        return pieces[0], _GLOB_ENDS if anchored else _GLOB, pieces[-1], middles
+    if len(pieces) > 2:
+        middles = tuple(filter(None, pieces[1:-1]))  # "**" is "*"
+        if middles:
+            return pieces[0], _GLOB_ENDS if anchored else _GLOB, pieces[-1], middles
     return pieces[0], _ENDS if anchored else _FIND, pieces[-1], ()
 
 
@@ -281,39 +285,33 @@ class _Matcher:
     __slots__ = ("_entries", "_keys", "_parents", "_reach", "crawl_delay")
 
     def __init__(
-        self, rules: list[tuple[str, bool, int]], crawl_delay: float | None = None
+        self,
+        by_prefix: dict[str, _Entry],
+        crowded: dict[str, list[_Entry]] | None = None,
+        crawl_delay: float | None = None,
     ) -> None:
+        """The rules by literal prefix: one in ``by_prefix``, all in ``crowded`` if several
+        share it (see ``_add``)."""
         self.crawl_delay = crawl_delay
-        by_prefix: dict[str, list[_Entry]] = {}
-        for pattern, allow, line in rules:
-            if pattern[-1] == "$" or "*" in pattern:
-                prefix, kind, last, middles = _compile(pattern)
-                entry = (len(pattern), allow, line, kind, last, middles, pattern)
-            else:
-                prefix = pattern
-                entry = (len(pattern), allow, line, _PLAIN, "", (), pattern)
-            same = by_prefix.get(prefix)
-            if same is None:
-                by_prefix[prefix] = [entry]
-            else:
-                same.append(entry)
         keys = sorted(by_prefix)
+        entries: list[tuple[_Entry, ...]] = list(zip(map(by_prefix.__getitem__, keys)))
+        if crowded:
+            for prefix, same in crowded.items():
+                same.sort(key=_best_first)
+                entries[bisect_left(keys, prefix)] = tuple(same)
         parents: list[int] = []
         reach: list[int] = []
-        entries: list[list[_Entry]] = []
-        stack: list[int] = []
         for index, key in enumerate(keys):
-            while stack and not key.startswith(keys[stack[-1]]):
-                stack.pop()
-            parent = stack[-1] if stack else -1
-            group = by_prefix[key]
-            if len(group) > 1:
-                group.sort(key=_best_first)
-            top = group[0][0]
+            # The prefixes of ``key`` in the list are the previous key and its ancestors
+            # (everything between a prefix and ``key`` in sort order starts with it).
+            parent = index - 1
+            while parent >= 0 and not key.startswith(keys[parent]):
+                parent = parents[parent]
+            top = entries[index][0][0]
+            if parent >= 0 and reach[parent] > top:
+                top = reach[parent]
             parents.append(parent)
-            reach.append(top if parent < 0 or reach[parent] < top else reach[parent])
-            entries.append(group)
-            stack.append(index)
+            reach.append(top)
         self._keys = keys
         self._parents = parents
         self._reach = reach  # the longest rule of a prefix and all its ancestors
@@ -326,15 +324,15 @@ class _Matcher:
         parents = self._parents
         reach = self._reach
         best = None
-        best_prio = 0
+        best_prio = 0  # every rule's priority is at least 1
         while index >= 0:
-            if best is not None and reach[index] < best_prio:
+            if reach[index] < best_prio:
                 break
             key = keys[index]
             if path.startswith(key):
                 for entry in self._entries[index]:
                     prio = entry[0]
-                    if best is not None and prio < best_prio:
+                    if prio < best_prio:
                         break
                     kind = entry[3]
                     if kind == _PLAIN or (
@@ -343,10 +341,9 @@ class _Matcher:
                         else _tail_matches(path, len(key), kind, entry[4], entry[5])
                     ):
                         if (
-                            best is None
-                            or prio > best_prio
-                            or (entry[1] and not best[1])
-                            or (entry[1] == best[1] and entry[2] < best[2])
+                            prio > best_prio
+                            or (entry[1] and not best[1])  # type: ignore[index]
+                            or (entry[1] == best[1] and entry[2] < best[2])  # type: ignore[index]
                         ):
                             best = entry
                             best_prio = prio
@@ -373,8 +370,33 @@ def _as_decision(entry: _Entry | None) -> Decision:
     )
 
 
-_NO_RULES = _Matcher([])
-_DISALLOW_EVERYTHING = _Matcher([("/", False, 0)])  # line 0: no line of any file
+def _add(
+    by_prefix: dict[str, _Entry],
+    crowded: dict[str, list[_Entry]],
+    pattern: str,
+    allow: bool,
+    line: int,
+) -> None:
+    """Index one normalised rule by its literal prefix."""
+    prefix, kind, last, middles = _compile(pattern)
+    entry = (len(pattern), allow, line, kind, last, middles, pattern)
+    if by_prefix.setdefault(prefix, entry) is not entry:
+        _crowd(by_prefix, crowded, prefix, entry)
+
+
+def _crowd(
+    by_prefix: dict[str, _Entry], crowded: dict[str, list[_Entry]], prefix: str, entry: _Entry
+) -> None:
+    """Another rule for a prefix already in ``by_prefix`` (one rule each is the usual case)."""
+    same = crowded.get(prefix)
+    if same is None:
+        crowded[prefix] = [by_prefix[prefix], entry]
+    else:
+        same.append(entry)
+
+
+_NO_RULES = _Matcher({})
+_DISALLOW_EVERYTHING = _Matcher({"/": (1, False, 0, _PLAIN, "", (), "/")})  # line 0: none
 
 
 # ---------------------------------------------------------------------------------------
@@ -652,36 +674,51 @@ class RobotsTxt:
     def _build(self, indexes: list[int]) -> _Matcher:
         """Read the rule lines of the given groups (merged, in file order)."""
         data = self._data
-        rules: list[tuple[str, bool, int]] = []
+        by_prefix: dict[str, _Entry] = {}
+        crowded: dict[str, list[_Entry]] = {}
         delay: float | None = None
         pos, first_line = 0, 1
         for index in indexes:
             _, start, end = self._groups[index]
             first_line += data.count(b"\n", pos, start)
             pos = start
+            text = data[start:end].decode("latin-1")
+            # Without "%" or non-ASCII octets, only a "$" before the end needs normalising.
+            plain = text.isascii() and "%" not in text
             # One tuple per line, so a rule's line number is its position in the list.
-            lines = _GROUP_LINES.findall(data, start, end)
-            for line, (allow, disallow, delay_key, colon_value, word_value) in enumerate(
-                lines, first_line
-            ):
-                if allow or disallow:
-                    value = (colon_value or word_value).strip()
-                    if not value:
-                        continue  # an empty rule matches nothing (Google: priority 0)
-                    if value.isascii() and b"%" not in value and b"$" not in value[:-1]:
-                        pattern = value.decode("ascii")
-                    else:
-                        pattern = normalize_pattern(value)
-                    rules.append((pattern, bool(allow), line))
-                    if allow and "/index.htm" in pattern:
-                        slash = pattern.rfind("/")
-                        if pattern.startswith("/index.htm", slash):
-                            # Google-specific: allowing ".../index.htm(l)" also allows
-                            # the directory itself, ".../" exactly.
-                            rules.append((pattern[: slash + 1] + "$", True, line))
-                elif delay_key and delay is None:
-                    delay = _parse_delay((colon_value or word_value).strip())
-        return _Matcher(rules, delay) if rules or delay is not None else _NO_RULES
+            lines = _GROUP_LINES.findall(text)
+            for line, (allow_key, delay_key, value) in enumerate(lines, first_line):
+                # What bytes.strip() strips ("\r" and "\n" cannot occur); str.strip() would
+                # also take "\x85" and "\xa0".
+                value = value.rstrip(" \t\v\f")
+                if not value:
+                    continue  # not a rule, or an empty one (Google: matches nothing)
+                if delay_key:
+                    if delay is None:
+                        delay = _parse_delay(value.encode("latin-1"))
+                    continue
+                if (not plain and (not value.isascii() or "%" in value)) or (
+                    "$" in value and "$" in value[:-1]
+                ):
+                    pattern = normalize_pattern(value.encode("latin-1"))
+                else:
+                    pattern = value
+                allow = allow_key != ""
+                if "*" in pattern or "$" in pattern:
+                    _add(by_prefix, crowded, pattern, allow, line)
+                else:
+                    entry = (len(pattern), allow, line, _PLAIN, "", (), pattern)
+                    if by_prefix.setdefault(pattern, entry) is not entry:
+                        _crowd(by_prefix, crowded, pattern, entry)
+                if allow and "/index.htm" in pattern:
+                    slash = pattern.rfind("/")
+                    if pattern.startswith("/index.htm", slash):
+                        # Google-specific: allowing ".../index.htm(l)" also allows the
+                        # directory itself, ".../" exactly.
+                        _add(by_prefix, crowded, pattern[: slash + 1] + "$", True, line)
+        if not by_prefix and delay is None:
+            return _NO_RULES
+        return _Matcher(by_prefix, crowded, delay)
 
 
 _ALLOW_ALL = RobotsTxt()

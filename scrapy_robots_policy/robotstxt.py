@@ -73,7 +73,7 @@ _UA_LINE = re.compile(
     rb"(?:(\*)(?![^ \t\v\f#\n])|([a-z_-]*))[^\n]*",
     re.ASCII | re.MULTILINE,
 )
-_RULE_KEYS = rb"(?:(allow)|disallow|dissallow|dissalow|disalow|diasllow|disallaw)"
+_RULE_KEYS = rb"(?:(allow)|di(?:sallow|ssallow|ssalow|salow|asllow|sallaw))"
 # A rule line, even with an empty value, ends the run of user-agent lines of a group.
 _RULE_LINE = re.compile(
     rb"\n[ \t\v\f]*" + _RULE_KEYS + _COLON_OR_TWO_WORDS, re.ASCII | re.MULTILINE
@@ -82,9 +82,10 @@ _RULE_LINE = re.compile(
 # Latin-1 (one character per octet, so rule values come out as str without a decode per
 # rule): rules, Crawl-delay (not a rule for Google, an "unknown" key that neither opens nor
 # closes a group), and anything else as an empty match. The value starts after the blanks
-# (in the two-word form it is the second word) and may end in some.
+# (in the two-word form it is the second word) and may end in some. The look-ahead at the
+# first letter lets other lines fail before the case-insensitive alternatives are tried.
 _GROUP_LINES = re.compile(
-    r"^(?:[ \t\v\f]*(?i:" + _RULE_KEYS.decode() + r"|(crawl-delay))"
+    r"^[ \t\v\f]*(?:(?=[aAdDcC])(?i:" + _RULE_KEYS.decode() + r"|(crawl-delay))"
     r"(?:[^:#\n]*:|[^ \t:#\n]*[ \t]+(?=[\v\f]*[^\s:#][^ \t:#\n]*[ \t\v\f]*(?:#|$)))"
     r"[ \t\v\f]*([^#\n]*))?[^\n]*",
     re.ASCII | re.MULTILINE,

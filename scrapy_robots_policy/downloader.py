@@ -307,6 +307,8 @@ class RobotsPolicyDownloaderMiddleware:
                                                              - (entry.fetched_at or 0.0)},
                         extra=extra)
         else:
+            if answer.unparsable:
+                self._stats.inc_value("robotstxt/unparsable_count")
             logger.info("robots.txt of %(origin)s: %(why)s%(via)s", args, extra=extra)
 
     async def _fetch(self, origin: Origin) -> tuple[Answer, list[str]]:

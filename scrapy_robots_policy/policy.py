@@ -71,6 +71,9 @@ class Answer:
     status: int | None = None
     ttl: float | None = None  # from Cache-Control, within bounds; None -> default
     retry_after: float | None = None  # seconds, from Retry-After
+    #: A 2xx body in which no line is a robots.txt line (an HTML page, binary data): read
+    #: as allow all, as Google does, but worth a stat and a word in the log.
+    unparsable: bool = False
 
 
 @dataclass(frozen=True)
@@ -133,8 +136,11 @@ class Policy:
         if 200 <= status < 300:
             body = fetched.body[: self.settings.max_size]
             cut = ", cut" if fetched.truncated or len(fetched.body) > len(body) else ""
-            return Answer(RobotsTxt.parse(body), True, f"{status}, {len(body)} bytes{cut}",
-                          status, self.ttl(fetched.cache_control))
+            rules = RobotsTxt.parse(body)
+            unparsable = _unparsable(rules, body)
+            return Answer(rules, True, f"{status}, {len(body)} bytes{cut}"
+                          + (", no robots.txt line in it: allow all" if unparsable else ""),
+                          status, self.ttl(fetched.cache_control), unparsable=unparsable)
         if 300 <= status < 400:
             target, why = self._redirect_target(chain, fetched)
             if target is not None:
@@ -277,3 +283,11 @@ class Policy:
         wait = min(s.backoff * 2.0 ** min(max(failures - 1, 0), 60), s.backoff_max)
         # A 503 announces a short, deliberate outage: it is retried more often (Google).
         return wait / 2 if status == 503 else wait
+
+
+def _unparsable(rules: RobotsTxt, body: bytes) -> bool:
+    """Whether a body has content but not one user-agent, rule or sitemap line."""
+    if rules.group_count or rules.sitemaps:
+        return False
+    return any(line.strip() and not line.lstrip().startswith(b"#")
+               for line in body.splitlines())

@@ -621,6 +621,11 @@ class RobotsTxt:
         return Explanation(token, kind, tuple(lines), matches, decision)
 
     @property
+    def group_count(self) -> int:
+        """How many groups (runs of user-agent lines and their rules) the file has."""
+        return len(self._groups)
+
+    @property
     def sitemaps(self) -> tuple[str, ...]:
         """Every Sitemap value, in file order, wherever it stands in the file."""
         if self._sitemaps is None:

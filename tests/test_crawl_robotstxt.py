@@ -99,6 +99,16 @@ def test_2xx_rules_are_obeyed_with_scrapy_stats_signal_and_logs() -> None:
     assert all("line 2: Disallow: /private" in line for line in refused)
 
 
+def test_an_html_page_as_robots_txt_is_allow_all_counted_and_logged() -> None:
+    page = "<html><body><p>Disallow: /a (not a rule: not at a line start)</p></body></html>"
+    with LocalServer({"/robots.txt": Reply(body=page, headers={"Content-Type": "text/html"})}
+                     ) as s:
+        r = crawl(start_urls=[s.url("/a"), s.url("/b")])
+    assert sorted(downloaded(s)) == ["/a", "/b"]
+    assert r.stat("robotstxt/unparsable_count") == 1
+    assert log_lines(r, rf"^INFO .*robots.txt of {s.origin}: 200, .*no robots.txt line in it")
+
+
 def test_data_and_file_urls_are_never_checked(tmp_path: Any) -> None:
     local = tmp_path / "page.html"
     local.write_text("<html>local</html>")

@@ -87,6 +87,24 @@ def test_body_is_cut_at_512000_bytes(policy: Policy) -> None:
     assert "512000 bytes, cut" in answer.summary
 
 
+@pytest.mark.parametrize(("body", "unparsable"), [
+    (b"<!doctype html><html><body><h1>Welcome!</h1></body></html>", True),
+    (bytes(range(256)) * 4, True),
+    (b"Disallow: /\n", True),  # a rule before any user-agent line is no rule
+    (b"", False),
+    (b"# nothing to say\n\n", False),
+    (b"Sitemap: https://example.com/sitemap.xml\n", False),
+    (RULES, False),
+])
+def test_a_2xx_body_without_one_robots_txt_line_is_allow_all_and_said(
+        policy: Policy, body: bytes, unparsable: bool) -> None:
+    answer = answer_of(policy, Fetched(200, body))
+    assert answer.unparsable is unparsable
+    assert ("no robots.txt line in it: allow all" in answer.summary) is unparsable
+    if unparsable:
+        assert answer.rules.allowed("/anything", "Bot")
+
+
 # -- redirects -----------------------------------------------------------------------------
 
 

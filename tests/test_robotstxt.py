@@ -769,3 +769,9 @@ def test_answers_do_not_depend_on_question_order() -> None:
     answers = [first.allowed(u, ua) for u, ua in questions]
     assert answers == [False, True, True, False, True]
     assert [second.allowed(u, ua) for u, ua in reversed(questions)] == answers[::-1]
+
+
+def test_group_count_counts_runs_of_user_agent_lines() -> None:
+    body = "User-agent: a\nUser-agent: b\nDisallow: /x\n\nUser-agent: c\nSitemap: /s\nAllow: /\n"
+    assert RobotsTxt.parse(body).group_count == 2
+    assert RobotsTxt.parse("<html><body>Disallow: /</body></html>").group_count == 0

@@ -116,6 +116,35 @@ def test_indexed_matching_equals_brute_force(
         assert parsed.allowed("http://h" + path, "x") is brute_force(rules, path), path
 
 
+
+@settings(max_examples=300, deadline=None)
+@given(
+    rules=st.lists(
+        st.tuples(st.booleans(), st.sampled_from(["/a", "/a$", "/a*", "/a*b", "/*b", "/ab", "*"])),
+        max_size=14,
+    ),
+    path=st.sampled_from(["/a", "/ab", "/abb", "/b", "/ba"]),
+)
+def test_deciding_line_is_the_earliest_of_the_best_rules(
+    rules: list[tuple[bool, str]], path: str
+) -> None:
+    """Rules sharing a literal prefix (indexed together) still decide as defined:
+    longest pattern, then allow, then the earliest line."""
+    body = "User-agent: *\n" + "".join(
+        f"{'Allow' if allow else 'Disallow'}: {pattern}\n" for allow, pattern in rules
+    )
+    matching = [
+        (-len(pattern), not allow, line)
+        for line, (allow, pattern) in enumerate(rules, 2)
+        if pattern_matches(path, pattern)
+    ]
+    decision = RobotsTxt.parse(body).decide("http://h" + path, "x")
+    if not matching:
+        assert decision.line is None and decision.allowed
+    else:
+        _, denied, line = min(matching)
+        assert (decision.allowed, decision.line) == (not denied, line)
+
 URL_PIECES = st.lists(
     st.sampled_from(
         [

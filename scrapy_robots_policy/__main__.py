@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from email.message import Message
 from urllib.parse import urlsplit
 
-from .directives import RobotsDirectives
+from .directives import RobotsDirectives, header_values_for_others
 from .origin import origin_of, robots_url
 from .policy import Answer, Fetched, Policy
 from .robotstxt import Explanation, RobotsTxt, product_token
@@ -235,8 +235,8 @@ def page_directives(page: Page, user_agent: str) -> RobotsDirectives:
 def for_others(page: Page, user_agent: str) -> list[str]:
     """Headers and meta tags with directives for other crawlers only: why they do not apply
     is the usual question."""
-    found = [f"X-Robots-Tag: {value}" for value in page.headers.get_all("X-Robots-Tag") or []
-             if not RobotsDirectives.from_x_robots_tag(value, user_agent).sources]
+    found = [f"X-Robots-Tag: {value}" for value in header_values_for_others(
+        page.headers.get_all("X-Robots-Tag") or [], user_agent)]
     if _is_html(page):
         from parsel import Selector
         from w3lib.encoding import html_to_unicode

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from scrapy.contracts import Contract
 from scrapy.exceptions import ContractFail
 
-from scrapy_robots_policy.directives import RobotsDirectives
+from scrapy_robots_policy.directives import RobotsDirectives, header_values_for_others
 from scrapy_robots_policy.downloader import CHECK_ONLY_META, VERDICT_META
 from scrapy_robots_policy.robotstxt import product_token
 from scrapy_robots_policy.useragent import UserAgentChoice
@@ -214,8 +214,7 @@ def _ignored(response: Response, user_agent: str) -> str:
         values = [v.decode("latin-1") for v in response.headers.getlist(b"X-Robots-Tag")]
     except Exception:  # a contract's message must not fail on odd headers
         return ""
-    others = [v for v in values
-              if not RobotsDirectives.from_x_robots_tag(v, user_agent).sources]
+    others = header_values_for_others(values, user_agent)
     if not others:
         return ""
     return "; not for this user agent: " + ", ".join(f"X-Robots-Tag: {v}" for v in others)

@@ -24,7 +24,10 @@ from lxml import etree
 
 from scrapy_robots_policy.robotstxt import product_token
 
-__all__ = ["HEADER", "META", "Directive", "RobotsDirectives", "snippet_text"]
+__all__ = [
+    "HEADER", "META", "Directive", "RobotsDirectives", "header_values_for_others",
+    "snippet_text",
+]
 
 HEADER = "X-Robots-Tag"
 META = "meta"
@@ -551,6 +554,13 @@ def _text(value: str | bytes) -> str:
     if isinstance(value, bytes):
         return value.decode("utf-8", errors="replace")
     return str(value)
+
+
+def header_values_for_others(values: Iterable[str], user_agent: str) -> list[str]:
+    """The X-Robots-Tag values with no directive for ``user_agent``: meant for other
+    crawlers only, the usual reason a directive seems ignored."""
+    return [value for value in values
+            if not RobotsDirectives.from_x_robots_tag(value, user_agent).sources]
 
 
 def _is_html(response: Any) -> bool:

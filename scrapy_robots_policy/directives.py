@@ -248,17 +248,6 @@ class RobotsDirectives:
     # --- construction -------------------------------------------------------------
 
     @classmethod
-    def from_directives(cls, directives: Iterable[Directive],
-                        problems: Iterable[str] = ()) -> RobotsDirectives:
-        """Fold already-applicable directives into one value, the most restrictive winning."""
-        found = []
-        for directive in directives:
-            effect = _effect(directive.name, directive.value)
-            if effect is not None:
-                found.append((directive, effect))
-        return cls._fold(found, list(problems))
-
-    @classmethod
     def _fold(cls, found: list[tuple[Directive, dict[str, Any]]],
               problems: list[str]) -> RobotsDirectives:
         if not found and not problems:

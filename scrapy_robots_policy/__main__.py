@@ -31,12 +31,46 @@ DEFAULT_AGENT = "scrapy-robots-policy (+https://pypi.org/project/scrapy-robots-p
 TIMEOUT = 10.0
 
 
-def _read_robots(source: str) -> bytes:
-    """The robots.txt body from a file path, or from standard input for "-"."""
+def _read_robots(source: str, max_size: int) -> tuple[bytes, bool]:
+    """The robots.txt body from a file path, or from standard input for "-", and whether
+    it was cut: at most ``max_size`` bytes are read, as a crawl reads at most that much
+    (so ``/dev/zero`` or a huge file cannot exhaust memory)."""
     if source == "-":
-        return sys.stdin.buffer.read()
-    with open(source, "rb") as handle:
-        return handle.read()
+        body = sys.stdin.buffer.read(max_size + 1)
+    else:
+        with open(source, "rb") as handle:
+            body = handle.read(max_size + 1)
+    return body[:max_size], len(body) > max_size
+
+
+def url_problem(url: str) -> str | None:
+    """Why ``url`` cannot be fetched or checked, or ``None`` when it can.
+
+    A path (``/a?b``) or anything without ``://`` is left to the engine, which reads it
+    as a path; an absolute URL needs a well-formed host and port. Whitespace is refused
+    everywhere: it is never part of a URL, and a pasted URL with a space in it is more
+    likely two URLs than one.
+    """
+    if any(char.isspace() or ord(char) < 32 or ord(char) == 127 for char in url):
+        return "spaces and control characters must be percent-encoded (%20)"
+    if "://" not in url:
+        return None
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for a bad or out-of-range port
+    except ValueError as error:
+        return str(error)
+    if not parts.hostname:
+        return "no host"
+    return None
+
+
+def _bad_urls(urls: Sequence[str]) -> bool:
+    """Print one error line per malformed URL; whether there was any."""
+    bad = [(url, problem) for url in urls if (problem := url_problem(url)) is not None]
+    for url, problem in bad:
+        print(f"error: invalid URL {url!r}: {problem}", file=sys.stderr)
+    return bool(bad)
 
 
 def _is_url(source: str) -> bool:
@@ -115,18 +149,24 @@ def _robots_location(source: str) -> str | None:
 
 def _load_rules(args: argparse.Namespace) -> RobotsTxt | None:
     """The rules to check against, printing where they came from for a URL."""
+    policy = Policy()
     if not _is_url(args.robots):
         try:
-            return RobotsTxt.parse(_read_robots(args.robots))
+            body, cut = _read_robots(args.robots, policy.settings.max_size)
         except OSError as error:
             print(f"error: cannot read {args.robots}: {error.strerror or error}",
                   file=sys.stderr)
             return None
+        if cut:
+            name = "standard input" if args.robots == "-" else args.robots
+            print(f"note: {name} is longer than {policy.settings.max_size} bytes: only "
+                  "that much was read, as a crawl reads", file=sys.stderr)
+        return RobotsTxt.parse(body)
     location = _robots_location(args.robots)
     if location is None:
         print(f"error: not a URL with a host: {args.robots}", file=sys.stderr)
         return None
-    answer, chain = fetch_robots(location, args.user_agent, Policy())
+    answer, chain = fetch_robots(location, args.user_agent, policy)
     via = f" (via {' -> '.join(chain[1:])})" if len(chain) > 1 else ""
     meaning = "" if answer.definitive else ": unreachable, every URL disallowed"
     print(f"fetched {location}{via}: {answer.summary}{meaning}")
@@ -153,9 +193,13 @@ def _explain(explanation: Explanation) -> list[str]:
 
 def run_check(args: argparse.Namespace) -> int:
     """Print the verdict and deciding line per URL; exit 1 if any URL is disallowed."""
+    if _bad_urls([args.robots, *args.urls] if _is_url(args.robots) else args.urls):
+        return EXIT_USAGE
     rules = _load_rules(args)
     if rules is None:
         return EXIT_USAGE
+    if _is_url(args.robots):
+        _warn_other_origins(args.robots, args.urls)
     status = EXIT_ALLOWED
     for url in args.urls:
         decision = rules.decide(url, args.user_agent)
@@ -173,6 +217,18 @@ def run_check(args: argparse.Namespace) -> int:
         if not decision.allowed:
             status = EXIT_DISALLOWED
     return status
+
+
+def _warn_other_origins(robots: str, urls: Sequence[str]) -> None:
+    """Warn about absolute URLs that this robots.txt does not govern: a crawler would ask
+    their own origin's robots.txt (origins compared as the middleware compares them)."""
+    home = origin_of(robots)
+    for url in urls:
+        origin = origin_of(url) if "://" in url else home
+        if origin != home:
+            print(f"warning: {url} is on {origin or 'no origin'}, not {home}: a crawler "
+                  f"would obey {robots_url(origin) if origin else 'no robots.txt'} for it",
+                  file=sys.stderr)
 
 
 def add_check(commands: argparse._SubParsersAction) -> None:
@@ -203,6 +259,8 @@ def run_directives(args: argparse.Namespace) -> int:
     """Print the page-level directives that apply to the user agent, and their sources."""
     if not _is_url(args.url):
         print(f"error: not an http(s) URL: {args.url}", file=sys.stderr)
+        return EXIT_USAGE
+    if _bad_urls([args.url]):
         return EXIT_USAGE
     page = fetch(args.url, _agent_header(args.user_agent), args.max_size, follow=True)
     if page.status is None:
@@ -271,7 +329,11 @@ def describe_directives(directives: RobotsDirectives, user_agent: str) -> list[s
     lines.append(f"indexable: {index}" + (f" ({why.text})" if why and index == "no" else ""))
     lines.append(f"links followed: {follow}")
     effective = sorted(directives.tokens)
-    lines.append(f"effective: {', '.join(effective) if effective else 'none'}")
+    if effective:
+        lines.append(f"effective: {', '.join(effective)}")
+    else:  # not "none": that is a directive, meaning noindex, nofollow
+        nothing = "no directive applies" if not directives.sources else "no restriction"
+        lines.append(f"effective: ({nothing}: index, follow)")
     return lines
 
 

@@ -174,8 +174,68 @@ def test_directives_for_another_crawler_do_not_apply(
     assert status == 0
     # Not HTML: the meta tag look-alike in a text file is not a directive either.
     assert lines[1:] == ["no directive applies to 'mybot'", "indexable: yes",
-                         "links followed: yes", "effective: none",
+                         "links followed: yes",
+                         "effective: (no directive applies: index, follow)",
                          "not for 'mybot': X-Robots-Tag: otherbot: noindex, nofollow"]
+
+
+def test_effective_line_never_reads_like_the_none_directive(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    html = {"Content-Type": "text/html"}
+    with LocalServer({"/all": Reply(200, '<meta name="robots" content="all">', html),
+                      "/none": Reply(200, '<meta name="robots" content="none">', html)}) as server:
+        _, everything = run(capsys, "directives", server.url("/all"))
+        _, nothing = run(capsys, "directives", server.url("/none"))
+    assert everything[-1] == "effective: (no restriction: index, follow)"
+    assert nothing[-1] == "effective: nofollow, noindex"
+
+
+@pytest.mark.parametrize("argv", [
+    ["check", "{robots}", "http://[::1/x"],
+    ["check", "{robots}", "http://127.0.0.1:abc/x"],
+    ["check", "{robots}", "http://127.0.0.1:99999/x"],
+    ["check", "{robots}", "/ok", "http://127.0.0.1/a b"],
+    ["check", "{robots}", "/a\tb"],
+    ["check", "http://[::1", "/x"],
+    ["check", "http://127.0.0.1:abc/robots.txt", "/x"],
+    ["check", "http://127.0.0.1 /robots.txt", "/x"],
+    ["check", "http:///robots.txt", "/x"],
+    ["directives", "http://[::1/page"],
+    ["directives", "http://127.0.0.1:abc/page"],
+    ["directives", "http://127.0.0.1/a page"],
+])
+def test_malformed_urls_are_a_one_line_usage_error(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with LocalServer({"/robots.txt": Reply(200, ROBOTS)}) as server:
+        args = [arg.replace("{robots}", server.url("/robots.txt")) for arg in argv]
+        status = main(args)
+    captured = capsys.readouterr()
+    assert status == 2
+    assert captured.out == ""
+    [line] = captured.err.splitlines()
+    assert line.startswith("error: invalid URL "), line
+    assert server.seen == []  # refused before anything was fetched
+
+
+def test_check_warns_about_urls_another_robots_txt_governs(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with LocalServer({"/robots.txt": Reply(200, ROBOTS)}) as server:
+        same = server.url("/private/x").replace("http://127.0.0.1", "HTTP://127.0.0.1")
+        other = f"https://127.0.0.1:{server.port}/private/x"
+        status = main(["check", server.url("/"), same, other, "/private/y",
+                       "http://localhost/z"])
+    captured = capsys.readouterr()
+    assert status == 1
+    assert captured.err.splitlines() == [
+        f"warning: {other} is on https://127.0.0.1:{server.port}, not {server.origin}: a "
+        f"crawler would obey https://127.0.0.1:{server.port}/robots.txt for it",
+        f"warning: http://localhost/z is on http://localhost, not {server.origin}: a crawler "
+        "would obey http://localhost/robots.txt for it",
+    ]
+    assert len(captured.out.splitlines()) == 5  # every URL is still answered
 
 
 def test_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:

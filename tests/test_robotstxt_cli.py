@@ -67,6 +67,40 @@ def test_check_reads_standard_input_and_any_bytes() -> None:
     ]
 
 
+def test_check_reads_a_file_only_up_to_the_size_cap(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "huge.txt"
+    path.write_bytes(b"User-agent: *\nDisallow: /early\n" + b"#" * 600_000
+                     + b"\nDisallow: /late\n")
+    assert main(["check", str(path), "/late", "/early"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out.splitlines() == ["allowed     /late  (no rule matched)",
+                                         "disallowed  /early  (line 2: Disallow: /early)"]
+    assert captured.err == (f"note: {path} is longer than 512000 bytes: only that much was "
+                            "read, as a crawl reads\n")
+    assert main(["check", str(robots_path(tmp_path)), "/x"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def robots_path(tmp_path: Path) -> Path:
+    path = tmp_path / "small.txt"
+    path.write_text(ROBOTS)
+    return path
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_check_endless_standard_input_is_cut() -> None:
+    with open("/dev/zero", "rb") as zero:
+        result = subprocess.run(
+            [sys.executable, "-m", "scrapy_robots_policy", "check", "-", "/x"],
+            stdin=zero, capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 0
+    assert result.stdout == "allowed     /x  (no rule matched)\n"
+    assert result.stderr == ("note: standard input is longer than 512000 bytes: only that "
+                             "much was read, as a crawl reads\n")
+
+
 def test_check_missing_file_is_a_usage_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

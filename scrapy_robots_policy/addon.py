@@ -7,12 +7,20 @@ robots.txt middleware stays inactive unless ``ROBOTSTXT_OBEY`` is true, as Scrap
 does; the spider middleware has its own switch, ``ROBOTS_POLICY_DIRECTIVES_OBEY`` (on by
 default), since a page that was fetched still states its wishes. It also registers the
 ``@robotstxt`` and ``@meta_robots`` contracts for ``scrapy check``.
+
+``scrapy check`` builds its ContractsManager from the project settings before any spider
+is loaded, so an add-on enabled only in a spider's ``custom_settings`` comes too late for
+``SPIDER_CONTRACTS``. But ContractsManager keeps its name -> contract table on the class
+(Scrapy 2.13 to 2.19), and the spider's contracts are only looked up when its crawl
+starts, after ``update_settings``: registering there makes ``custom_settings`` work too.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any
 
+from scrapy.contracts import ContractsManager
 from scrapy.utils.misc import load_object
 
 if TYPE_CHECKING:
@@ -23,6 +31,8 @@ DOWNLOADER = "scrapy_robots_policy.downloader.RobotsPolicyDownloaderMiddleware"
 SPIDER = "scrapy_robots_policy.spider.RobotsPolicySpiderMiddleware"
 CONTRACTS = ("scrapy_robots_policy.contracts.RobotsTxtContract",
              "scrapy_robots_policy.contracts.MetaRobotsContract")
+
+logger = logging.getLogger(__name__)
 
 #: Where Scrapy's RobotsTxtMiddleware sits in DOWNLOADER_MIDDLEWARES_BASE (2.13 .. 2.19).
 BUILTIN_PRIORITY = 100
@@ -44,6 +54,7 @@ class Addon:
             cls._set(settings, "SPIDER_CONTRACTS", contracts)
 
     def update_settings(self, settings: BaseSettings) -> None:
+        self._register_contracts(settings)
         downloader = settings.getdict("DOWNLOADER_MIDDLEWARES")
         priority = self._take_builtin_place(downloader, settings)
         if not any(_is(key, DOWNLOADER) for key in downloader):  # the user's word wins
@@ -54,6 +65,25 @@ class Addon:
         if not any(_is(key, SPIDER) for key in spider):
             spider[SPIDER] = SPIDER_PRIORITY
             self._set(settings, "SPIDER_MIDDLEWARES", spider)
+
+    @staticmethod
+    def _register_contracts(settings: BaseSettings) -> None:
+        """Make the contracts known to ``scrapy check`` when the add-on is enabled only in
+        a spider's ``custom_settings`` (see the module docstring); entries the user set to
+        ``None`` in ``SPIDER_CONTRACTS`` stay off."""
+        table = vars(ContractsManager).get("contracts")
+        if not isinstance(table, dict):  # a Scrapy that keeps the table per instance
+            logger.warning(
+                "scrapy_robots_policy: the @robotstxt and @meta_robots contracts are known "
+                "to 'scrapy check' only with the add-on in the project's settings.py "
+                "(ADDONS), or with SPIDER_CONTRACTS there")
+            return
+        contracts = settings.getdict("SPIDER_CONTRACTS")
+        for path in CONTRACTS:
+            if any(_is(key, path) and value is None for key, value in contracts.items()):
+                continue
+            contract = load_object(path)
+            table.setdefault(contract.name, contract)  # a same-named contract of the user's wins
 
     @staticmethod
     def _take_builtin_place(downloader: dict[Any, Any], settings: BaseSettings) -> int:

@@ -209,6 +209,38 @@ def test_without_the_addon_the_contracts_are_unknown(tmp_path: Path,
     assert outcomes(output) == {}
 
 
+def test_the_addon_in_custom_settings_registers_the_contracts_too(
+    tmp_path: Path, server: LocalServer
+) -> None:
+    spider = textwrap.dedent('''
+        import scrapy
+
+
+        class CheckedSpider(scrapy.Spider):
+            name = "checked"
+            custom_settings = {{"ADDONS": {{"scrapy_robots_policy.Addon": 0}}}}
+
+            def parse_open(self, response):
+                """@url {base}/open
+                @robotstxt allowed
+                @meta_robots index follow
+                """
+
+            def parse_members_fail(self, response):
+                """@url {base}/members/area
+                @robotstxt allowed
+                """
+        ''')
+    result = scrapy_check(make_project(tmp_path, server.origin, addon=False, spider=spider))
+    output = result.stdout + result.stderr
+    assert outcomes(output) == {"parse_open (@robotstxt pre-hook)": "ok",
+                                "parse_open (@meta_robots pre-hook)": "ok",
+                                "parse_members_fail (@robotstxt pre-hook)": "FAIL"}, output
+    assert "ERROR" not in output and "KeyError" not in output
+    assert failure(output, "parse_members_fail (@robotstxt pre-hook)").startswith(
+        f"@robotstxt allowed: {server.url('/members/area')} is disallowed by ")
+
+
 def test_robotstxt_obey_off_is_a_fail_saying_so(tmp_path: Path, server: LocalServer) -> None:
     spider = SPIDER.split("    def parse_members(")[0]  # parse_open only
     result = scrapy_check(make_project(tmp_path, server.origin, spider=spider),

@@ -7,6 +7,8 @@ import re
 import signal
 import subprocess
 import sys
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -92,6 +94,25 @@ def test_summary_counts_match_the_rows(report: str) -> None:
     assert dropped_count == dropped == 4
 
 
+def stop(process: subprocess.Popen[str]) -> None:
+    """End ``process`` whatever its signal handling: SIGTERM, then SIGKILL if it lingers."""
+    process.terminate()
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(10)
+
+
+def refused(url: str) -> bool:
+    """Whether nothing listens at ``url`` any more."""
+    try:
+        urllib.request.urlopen(url, timeout=5).close()
+    except urllib.error.URLError as error:
+        return isinstance(error.reason, ConnectionRefusedError)
+    return False
+
+
 def test_serve_only_serves_the_site_for_the_other_commands(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -99,22 +120,30 @@ def test_serve_only_serves_the_site_for_the_other_commands(
 
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (env.get("PYTHONPATH"), str(REPO)) if p)
-    with subprocess.Popen([sys.executable, "-m", "scrapy_robots_policy", "demo", "--serve"],
-                          stdout=subprocess.PIPE, text=True, env=env) as serving:
-        try:
-            assert serving.stdout is not None
-            lines = []
-            for line in serving.stdout:
-                lines.append(line)
-                if line.startswith("Ctrl-C"):
-                    break
-            origins = dict(line.split()[:2] for line in lines if line.startswith(("shop", "news")))
-            assert main(["check", origins["shop"] + "robots.txt", "/cart", "/products/tea",
-                         "-A", "DemoBot"]) == 1
-            assert main(["directives", origins["news"] + "for-demobot", "-A", "DemoBot"]) == 0
-        finally:
-            serving.send_signal(signal.SIGINT)
-            assert serving.wait(30) == 0
+    # SIGINT ignored, as in a background job of a non-interactive shell (CI): Ctrl-C could
+    # not stop the server, so the test must not rely on it.
+    serving = subprocess.Popen(
+        [sys.executable, "-m", "scrapy_robots_policy", "demo", "--serve"],
+        stdout=subprocess.PIPE, text=True, env=env,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    origins: dict[str, str] = {}
+    try:
+        assert serving.stdout is not None
+        lines = []
+        for line in serving.stdout:
+            lines.append(line)
+            if line.startswith("Ctrl-C"):
+                break
+        origins = dict(line.split()[:2] for line in lines if line.startswith(("shop", "news")))
+        assert main(["check", origins["shop"] + "robots.txt", "/cart", "/products/tea",
+                     "-A", "DemoBot"]) == 1
+        assert main(["directives", origins["news"] + "for-demobot", "-A", "DemoBot"]) == 0
+    finally:
+        stop(serving)
+        if serving.stdout is not None:
+            serving.stdout.close()
+    assert serving.returncode is not None
+    assert origins and all(refused(url + "robots.txt") for url in origins.values())
     out = capsys.readouterr().out
     assert "disallowed  /cart  (line 6: Disallow: /cart)" in out
     assert "allowed     /products/tea  (no rule matched)" in out

@@ -10,6 +10,9 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
+#: The one place the version is written: setup.cfg reads it (``attr:``).
+__version__ = "0.1.0"
+
 __all__ = [
     "Addon",
     "RobotsDirectives",

@@ -1,4 +1,4 @@
-"""Command line: ``python -m scrapy_robots_policy <command> ...``.
+"""Command line: ``python -m scrapy_robots_policy <command> ...`` or ``scrapy-robots-policy``.
 
 Each command is one ``add_<name>`` function registering an argparse subcommand and its
 handler, so commands can be added without touching the others.
@@ -7,6 +7,7 @@ handler, so commands can be added without touching the others.
 from __future__ import annotations
 
 import argparse
+import os
 import socket
 import sys
 import urllib.error
@@ -377,9 +378,14 @@ def run_demo(args: argparse.Namespace) -> int:
     return demo_main(serve_only=args.serve)
 
 
+#: The console script installed by pip; the same as ``python -m scrapy_robots_policy``.
+SCRIPT = "scrapy-robots-policy"
+
+
 def build_parser() -> argparse.ArgumentParser:
+    script = bool(sys.argv) and os.path.basename(sys.argv[0]) == SCRIPT
     parser = argparse.ArgumentParser(
-        prog="python -m scrapy_robots_policy",
+        prog=SCRIPT if script else "python -m scrapy_robots_policy",
         description="robots.txt and robots directives, as Scrapy's robots policy sees them.",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)

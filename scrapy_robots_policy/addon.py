@@ -18,6 +18,7 @@ starts, after ``update_settings``: registering there makes ``custom_settings`` w
 from __future__ import annotations
 
 import logging
+import os
 from typing import TYPE_CHECKING, Any
 
 from scrapy.contracts import ContractsManager
@@ -73,10 +74,11 @@ class Addon:
         ``None`` in ``SPIDER_CONTRACTS`` stay off."""
         table = vars(ContractsManager).get("contracts")
         if not isinstance(table, dict):  # a Scrapy that keeps the table per instance
-            logger.warning(
-                "scrapy_robots_policy: the @robotstxt and @meta_robots contracts are known "
-                "to 'scrapy check' only with the add-on in the project's settings.py "
-                "(ADDONS), or with SPIDER_CONTRACTS there")
+            if os.environ.get("SCRAPY_CHECK"):  # set by scrapy check while it runs spiders
+                logger.warning(
+                    "scrapy_robots_policy: the @robotstxt and @meta_robots contracts are "
+                    "known to 'scrapy check' only with the add-on in the project's "
+                    "settings.py (ADDONS), or with SPIDER_CONTRACTS there")
             return
         contracts = settings.getdict("SPIDER_CONTRACTS")
         for path in CONTRACTS:

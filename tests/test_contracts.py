@@ -241,6 +241,36 @@ def test_the_addon_in_custom_settings_registers_the_contracts_too(
         f"@robotstxt allowed: {server.url('/members/area')} is disallowed by ")
 
 
+def test_a_contract_switched_off_in_custom_settings_stays_off(
+    tmp_path: Path, server: LocalServer
+) -> None:
+    spider = textwrap.dedent('''
+        import scrapy
+
+
+        class CheckedSpider(scrapy.Spider):
+            name = "checked"
+            custom_settings = {{
+                "ADDONS": {{"scrapy_robots_policy.Addon": 0}},
+                "SPIDER_CONTRACTS": {{"scrapy_robots_policy.contracts.RobotsTxtContract": None}},
+            }}
+
+            def parse_open(self, response):
+                """@url {base}/open
+                @meta_robots index follow
+                """
+
+            def parse_robots(self, response):
+                """@url {base}/open
+                @robotstxt allowed
+                """
+        ''')
+    result = scrapy_check(make_project(tmp_path, server.origin, addon=False, spider=spider))
+    output = result.stdout + result.stderr
+    assert outcomes(output) == {"parse_open (@meta_robots pre-hook)": "ok"}, output
+    assert "KeyError: 'robotstxt'" in output
+
+
 def test_robotstxt_obey_off_is_a_fail_saying_so(tmp_path: Path, server: LocalServer) -> None:
     spider = SPIDER.split("    def parse_members(")[0]  # parse_open only
     result = scrapy_check(make_project(tmp_path, server.origin, spider=spider),

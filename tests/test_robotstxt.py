@@ -423,7 +423,8 @@ def test_groups_naming_one_crawler_in_different_forms_merge() -> None:
     rules = RobotsTxt.parse(body)
 
     def disallowed(agent: str) -> list[str]:
-        return [p for p in "/a /b /c /d /e /f /g".split() if not rules.allowed(p, agent)]
+        paths = ["/a", "/b", "/c", "/d", "/e", "/f", "/g"]
+        return [p for p in paths if not rules.allowed(p, agent)]
 
     assert disallowed("MJ12bot/1.0") == ["/a", "/b", "/c"]
     # Google's cut makes "googlebot2" and "Googlebot/2.1" name googlebot; "googlebot2",

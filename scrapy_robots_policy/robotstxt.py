@@ -714,14 +714,16 @@ class RobotsTxt:
         if matcher is None:
             indexes = self._groups_naming(token)
             if indexes:
-                # Kept per token (the file's names bound them): the Crawl-delay of a
+                # One per named token (the file's names bound them): the Crawl-delay of a
                 # group may differ between the agents it names.
-                matcher = self._matchers[token] = self._build(indexes, token)
+                matcher = self._build(indexes, token)
             else:
                 matcher = self._matchers.get(None)
                 if matcher is None:
                     matcher = self._build(self._star, None) if self._star else self._fallback
                     self._matchers[None] = matcher
+            if indexes or len(self._matchers) < _MAX_CACHED_AGENTS:
+                self._matchers[token] = matcher
         if len(self._matchers) < _MAX_CACHED_AGENTS:
             self._matchers[user_agent] = matcher
         return matcher
@@ -735,7 +737,7 @@ class RobotsTxt:
         if not indexes or cut == token:
             return indexes or []
         # A token with other characters than [a-z_-]: only lines of the same cut can name
-        # it whole; read those groups' user-agent lines (once per token: it is cached).
+        # it whole; read those groups' user-agent lines (``_matcher_for`` keeps the answer).
         return [index for index in indexes if self._first_naming(index, token) >= 0]
 
     def _first_naming(self, index: int, token: bytes | None) -> int:

@@ -94,7 +94,7 @@ _SITEMAP_LINE = re.compile(
     rb"[ \t\v\f]*(?i:sitemap|site-map)" + _COLON_OR_TWO_WORDS, re.ASCII | re.MULTILINE
 )
 # A crawler's product token: its User-Agent up to the first "/", whitespace, ";", "(" or ")".
-_TOKEN = re.compile(r"\s*([^/\s;()]*)")
+_TOKEN = re.compile(r"[^/\s;()]*")
 # A browser-style User-Agent, "Mozilla/5.0 (compatible; MyBot/1.0; +https://x)", names the
 # crawler as the first item after "compatible;": one word, then "/", ";" or ")" ("MSIE 9.0"
 # names a browser, not a crawler).
@@ -223,14 +223,14 @@ def product_token(user_agent: str) -> str:
     answer is "mozilla", a browser's name (``useragent.py`` warns about it). "*" is no
     crawler's name (it means every crawler): "".
     """
-    m = _TOKEN.match(user_agent)
-    token = m.group(1).lower()  # type: ignore[union-attr]
-    end = m.end()  # type: ignore[union-attr]
-    if token == "mozilla" and user_agent.startswith("/", end):
-        named = _COMPATIBLE.search(user_agent, end)
+    token = _TOKEN.match(user_agent.lstrip()).group().lower()  # type: ignore[union-attr]
+    if token == "mozilla":
+        named = _COMPATIBLE.search(user_agent)
         if named is not None:
             return named.group(1).lower()
-    return "" if token == "*" else token
+    elif token == "*":
+        return ""
+    return token
 
 
 def _names(lowered: bytes, m: re.Match[bytes], token: bytes | None) -> bool:
@@ -709,7 +709,8 @@ class RobotsTxt:
     # -- building matchers ---------------------------------------------------------------
 
     def _matcher_for(self, user_agent: str) -> _Matcher:
-        token = _utf8(product_token(user_agent))
+        name = product_token(user_agent)
+        token = name.encode() if name.isascii() else _utf8(name)
         matcher = self._matchers.get(token)
         if matcher is None:
             indexes = self._groups_naming(token)
@@ -732,10 +733,13 @@ class RobotsTxt:
         """The groups with a user-agent line naming the crawler's ``token`` (see ``_names``)."""
         if not token:
             return []
+        indexes = self._agents.get(token)
+        if indexes is not None:
+            return indexes  # a key is Google's cut of a line: [a-z_-] only, its rule
         cut = _GOOGLE_CUT.match(token).group()  # type: ignore[union-attr]
         indexes = self._agents.get(cut)
         if not indexes or cut == token:
-            return indexes or []
+            return []
         # A token with other characters than [a-z_-]: only lines of the same cut can name
         # it whole; read those groups' user-agent lines (``_matcher_for`` keeps the answer).
         return [index for index in indexes if self._first_naming(index, token) >= 0]
@@ -763,11 +767,8 @@ class RobotsTxt:
             # Crawl-delay lines may stand among a group's user-agent lines (they do not end
             # the run, and then the group is read from its start): each agent takes the
             # first one after its own user-agent line, "User-agent: a / Crawl-delay: 1 /
-            # User-agent: b / Crawl-delay: 2" gives b 2 seconds.
-            delay_after = 0
-            if delay is None and start == group_start:
-                named = max(self._first_naming(index, token), start)
-                delay_after = first_line + data.count(b"\n", start, named)
+            # User-agent: b / Crawl-delay: 2" gives b 2 seconds. Found when needed.
+            delay_after: int | None = 0 if start != group_start else None
             text = data[start:end].decode("latin-1")
             # Without "%" or non-ASCII octets, only a "$" before the end needs normalising.
             plain = text.isascii() and "%" not in text
@@ -780,8 +781,12 @@ class RobotsTxt:
                 if not value:
                     continue  # not a rule, or an empty one (Google: matches nothing)
                 if delay_key:
-                    if delay is None and line > delay_after:
-                        delay = _parse_delay(value.encode("latin-1"))
+                    if delay is None:
+                        if delay_after is None:
+                            named = max(self._first_naming(index, token), start)
+                            delay_after = first_line + data.count(b"\n", start, named)
+                        if line > delay_after:
+                            delay = _parse_delay(value.encode("latin-1"))
                     continue
                 if (not plain and (not value.isascii() or "%" in value)) or (
                     "$" in value and "$" in value[:-1]

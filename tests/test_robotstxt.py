@@ -410,6 +410,14 @@ def test_names_with_digits_and_dots_get_their_own_group(agent: str, disallowed: 
     assert sorted(p for p in paths if not rules.allowed(p, agent)) == sorted(disallowed)
 
 
+def test_a_user_agent_naming_no_crawler_gets_the_star_group() -> None:
+    rules = RobotsTxt.parse("User-agent: 12bot\nDisallow: /a\n\nUser-agent: *\nDisallow: /b\n")
+    for agent in ("", "*", "/1.0"):
+        assert rules.allowed("/a", agent)
+        assert not rules.allowed("/b", agent)
+    assert not rules.allowed("/a", "12bot/3")
+
+
 def test_groups_naming_one_crawler_in_different_forms_merge() -> None:
     body = (
         "User-agent: mj12bot\nDisallow: /a\n\n"

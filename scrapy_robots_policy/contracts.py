@@ -56,10 +56,10 @@ class _RobotsContract(Contract):
 
     def _user_agent(self, response: Response) -> str:
         """The user agent the middlewares match rules for (see UserAgentChoice)."""
-        settings = self._settings()
-        if settings is None:
+        crawler = getattr(self._spider, "crawler", None)
+        if crawler is None:
             return ""
-        choice = UserAgentChoice(settings)
+        choice = UserAgentChoice.for_crawler(crawler)  # the middlewares' own
         choice.use_spider(self._spider)
         return choice.for_request(getattr(response, "request", None))
 

@@ -214,6 +214,13 @@ def _collect(found: list[tuple[Directive, dict[str, Any]]], problems: list[str],
         problems.append(f"ignored invalid {directive}")
 
 
+def _addressee(name: str) -> str:
+    """Whom a meta name or X-Robots-Tag prefix addresses, to compare with the crawler's
+    ``product_token``: the same token, whole ("MJ12bot/1.0" -> "mj12bot", never "mj", so
+    ``mj99bot: noindex`` is not for MJ12bot), or the name itself ("robots")."""
+    return product_token(name) or name.strip().lower()
+
+
 def _name_value(piece: str) -> tuple[str, str | None]:
     head, colon, rest = piece.partition(":")
     return head.strip().lower(), (rest.strip() if colon else None)
@@ -291,7 +298,7 @@ class RobotsDirectives:
                 name, value = _name_value(piece)
                 if (value is not None and name not in _VALUED and name not in _FLAGS
                         and _AGENT_PREFIX.fullmatch(name)):
-                    scope = product_token(name) or name
+                    scope = _addressee(name)
                     if not value:
                         continue
                     name, value = _name_value(value)
@@ -307,8 +314,13 @@ class RobotsDirectives:
         problems: list[str] = []
         for meta_name, content in tags:
             scope = meta_name.strip().lower()
-            if scope != ALL_AGENTS and (not agent or scope != agent):
-                continue
+            if scope != ALL_AGENTS:
+                # Most meta tags (description, viewport...) fail the cheap test.
+                if not agent or not scope.startswith(agent):
+                    continue
+                scope = _addressee(scope)
+                if scope != agent:
+                    continue
             for piece in _split_list(content):
                 name, value = _name_value(piece)
                 if name:

@@ -124,7 +124,7 @@ class RobotsPolicyDownloaderMiddleware:
             settings.getint("ROBOTS_POLICY_MAX_ORIGINS", 10_000))
         self._fetch_timeout = settings.getfloat("ROBOTS_POLICY_FETCH_TIMEOUT", 10.0)
         self._crawl_delay = settings.getbool("ROBOTS_POLICY_CRAWL_DELAY", False)
-        self._user_agents = UserAgentChoice(settings)
+        self._user_agents = UserAgentChoice.for_crawler(crawler)
         self._rounds: dict[Origin, _Round] = {}
         self._origins: dict[tuple[str, str], Origin | None] = {}
         self._sleeps: set[Deferred[Any]] = set()

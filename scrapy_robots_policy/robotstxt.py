@@ -93,8 +93,18 @@ _GROUP_LINES = re.compile(
 _SITEMAP_LINE = re.compile(
     rb"[ \t\v\f]*(?i:sitemap|site-map)" + _COLON_OR_TWO_WORDS, re.ASCII | re.MULTILINE
 )
-# Google's ExtractUserAgent: the product token is the leading run of [a-zA-Z_-].
-_TOKEN = re.compile(r"[A-Za-z_-]*")
+# A crawler's product token: its User-Agent up to the first "/", whitespace, ";", "(" or ")".
+_TOKEN = re.compile(r"[^/\s;()]*")
+# A browser-style User-Agent, "Mozilla/5.0 (compatible; MyBot/1.0; +https://x)", names the
+# crawler as the first item after "compatible;": one word, then "/", ";" or ")" ("MSIE 9.0"
+# names a browser, not a crawler).
+_COMPATIBLE = re.compile(r"[(;]\s*compatible\s*;\s*([^/\s;()]+)\s*(?:[/;)]|$)", re.IGNORECASE)
+# Google's ExtractUserAgent cut of a user-agent value: its leading run of [a-zA-Z_-]
+# (``_UA_LINE`` captures it from a file's lines; this is the same cut of a crawler's token).
+_GOOGLE_CUT = re.compile(rb"[a-z_-]*")
+# What follows Google's cut in the whole name of a user-agent value: up to whitespace, "/"
+# or a comment ("MJ12bot/1.0" -> "mj12bot").
+_NAME_REST = re.compile(rb"[^\s/#]*")
 # Google's GetPathParamsQuery: an optional "//", a scheme if "://" comes before any of
 # "/?;", the authority up to the first of "/?;", then the path up to a fragment.
 _URL_PATH = re.compile(r"(?://)?(?:[^/?;#]*?://)?[^/?;#]*([^#]*)")
@@ -204,8 +214,42 @@ def _split_url(url: str) -> tuple[str, int]:
 
 
 def product_token(user_agent: str) -> str:
-    """The product token of a User-Agent string, lower-cased: "MyBot/1.2 (+x)" -> "mybot"."""
-    return _TOKEN.match(user_agent.lstrip()).group().lower()  # type: ignore[union-attr]
+    """The crawler's name in a User-Agent string, lower-cased: "MyBot/1.2 (+x)" -> "mybot".
+
+    The one definition used for robots.txt groups, meta tags, X-Robots-Tag and contracts.
+    The name is kept whole, digits and dots included ("MJ12bot/1.0" -> "mj12bot",
+    "archive.org_bot" stays whole). A browser-style "Mozilla/5.0 (compatible; MyBot/1.0;
+    ...)" names its crawler after "compatible;" -> "mybot"; without such an item the
+    answer is "mozilla", a browser's name (``useragent.py`` warns about it). "*" is no
+    crawler's name (it means every crawler): "".
+    """
+    token = _TOKEN.match(user_agent.lstrip()).group().lower()  # type: ignore[union-attr]
+    if token == "mozilla":
+        named = _COMPATIBLE.search(user_agent)
+        if named is not None:
+            return named.group(1).lower()
+    elif token == "*":
+        return ""
+    return token
+
+
+def _names(lowered: bytes, m: re.Match[bytes], token: bytes | None) -> bool:
+    """Whether a ``_UA_LINE`` match in ``lowered`` names ``token`` (None: is a "*" line).
+
+    Google's rule: the value cut to its leading [a-z_-] equals the crawler's whole token
+    ("googlebot/1.2", "googlebot*", even "googlebot2" name "googlebot"). Our deviation,
+    for crawlers whose names hold other characters ("mj12bot", "archive.org_bot"), which
+    Google's rule never lets obey a group: the value's whole name equals the token. A
+    token of [a-z_-] only can never be named the second way without the first, so
+    Google's answers for such crawlers are unchanged.
+    """
+    cut = m.group(2)
+    if token is None or cut is None:
+        return token is None and m.group(1) is not None
+    if cut == token:
+        return True
+    rest = _NAME_REST.match(lowered, m.end(2)).group()  # type: ignore[union-attr]
+    return token.startswith(cut) and rest == token[len(cut) :]
 
 
 # ---------------------------------------------------------------------------------------
@@ -522,7 +566,8 @@ class RobotsTxt:
         # Per group: (start of its first user-agent line, where its rule lines may start,
         # end): rules follow the user-agent lines, unless other lines stand among those.
         self._groups = groups or []
-        self._agents = agents or {}  # lower-cased product token -> groups naming it
+        # Google's cut of a user-agent value (lower-cased) -> the groups of such lines.
+        self._agents = agents or {}
         self._star = star or []  # indexes of the groups naming "*"
         self._fallback = fallback  # what applies when no group does
         self._matchers: dict[str | bytes | None, _Matcher] = {}
@@ -565,7 +610,9 @@ class RobotsTxt:
             if is_star:
                 if not star or star[-1] != index:
                     star.append(index)
-            elif token:
+            elif token is not None:
+                # Indexed by Google's cut, even an empty one ("12bot"): the whole name is
+                # only read for the few crawlers that ask for it (see ``_groups_naming``).
                 named = agents.get(token)
                 if named is None:
                     agents[token] = [index]
@@ -602,7 +649,7 @@ class RobotsTxt:
     def explain(self, url: str, user_agent: str) -> Explanation:
         """The group chosen for ``user_agent`` and every rule of it matching ``url``."""
         token = product_token(user_agent)
-        indexes = self._agents.get(token.encode()) if token else None
+        indexes = self._groups_naming(_utf8(token))
         kind = "specific" if indexes else ("*" if self._star else "none")
         if not indexes:
             indexes = self._star
@@ -662,32 +709,66 @@ class RobotsTxt:
     # -- building matchers ---------------------------------------------------------------
 
     def _matcher_for(self, user_agent: str) -> _Matcher:
-        token = product_token(user_agent).encode()
-        key: bytes | None = token if token in self._agents else None
-        matcher = self._matchers.get(key)
+        name = product_token(user_agent)
+        token = name.encode() if name.isascii() else _utf8(name)
+        matcher = self._matchers.get(token)
         if matcher is None:
-            if key is not None:
-                matcher = self._build(self._agents[key])
-            elif self._star:
-                matcher = self._build(self._star)
+            indexes = self._groups_naming(token)
+            if indexes:
+                # One per named token (the file's names bound them): the Crawl-delay of a
+                # group may differ between the agents it names.
+                matcher = self._build(indexes, token)
             else:
-                matcher = self._fallback
-            self._matchers[key] = matcher
+                matcher = self._matchers.get(None)
+                if matcher is None:
+                    matcher = self._build(self._star, None) if self._star else self._fallback
+                    self._matchers[None] = matcher
+            if indexes or len(self._matchers) < _MAX_CACHED_AGENTS:
+                self._matchers[token] = matcher
         if len(self._matchers) < _MAX_CACHED_AGENTS:
             self._matchers[user_agent] = matcher
         return matcher
 
-    def _build(self, indexes: list[int]) -> _Matcher:
-        """Read the rule lines of the given groups (merged, in file order)."""
+    def _groups_naming(self, token: bytes) -> list[int]:
+        """The groups with a user-agent line naming the crawler's ``token`` (see ``_names``)."""
+        if not token:
+            return []
+        indexes = self._agents.get(token)
+        if indexes is not None:
+            return indexes  # a key is Google's cut of a line: [a-z_-] only, its rule
+        cut = _GOOGLE_CUT.match(token).group()  # type: ignore[union-attr]
+        indexes = self._agents.get(cut)
+        if not indexes or cut == token:
+            return []
+        # A token with other characters than [a-z_-]: only lines of the same cut can name
+        # it whole; read those groups' user-agent lines (``_matcher_for`` keeps the answer).
+        return [index for index in indexes if self._first_naming(index, token) >= 0]
+
+    def _first_naming(self, index: int, token: bytes | None) -> int:
+        """Where the first user-agent line of group ``index`` naming ``token`` starts, or -1."""
+        start, _, end = self._groups[index]
+        lowered = _lowered(self._data[start:end])
+        for m in _UA_LINE.finditer(lowered):
+            if _names(lowered, m, token):
+                return start + m.start()
+        return -1
+
+    def _build(self, indexes: list[int], token: bytes | None) -> _Matcher:
+        """Read the rule lines of the given groups (merged, in file order) for ``token``."""
         data = self._data
         by_prefix: dict[str, _Entry] = {}
         crowded: dict[str, list[_Entry]] = {}
         delay: float | None = None
         pos, first_line = 0, 1
         for index in indexes:
-            _, start, end = self._groups[index]
+            group_start, start, end = self._groups[index]
             first_line += data.count(b"\n", pos, start)
             pos = start
+            # Crawl-delay lines may stand among a group's user-agent lines (they do not end
+            # the run, and then the group is read from its start): each agent takes the
+            # first one after its own user-agent line, "User-agent: a / Crawl-delay: 1 /
+            # User-agent: b / Crawl-delay: 2" gives b 2 seconds. Found when needed.
+            delay_after: int | None = 0 if start != group_start else None
             text = data[start:end].decode("latin-1")
             # Without "%" or non-ASCII octets, only a "$" before the end needs normalising.
             plain = text.isascii() and "%" not in text
@@ -701,7 +782,11 @@ class RobotsTxt:
                     continue  # not a rule, or an empty one (Google: matches nothing)
                 if delay_key:
                     if delay is None:
-                        delay = _parse_delay(value.encode("latin-1"))
+                        if delay_after is None:
+                            named = max(self._first_naming(index, token), start)
+                            delay_after = first_line + data.count(b"\n", start, named)
+                        if line > delay_after:
+                            delay = _parse_delay(value.encode("latin-1"))
                     continue
                 if (not plain and (not value.isascii() or "%" in value)) or (
                     "$" in value and "$" in value[:-1]

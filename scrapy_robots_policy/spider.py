@@ -78,7 +78,7 @@ class RobotsPolicySpiderMiddleware:
         self.links_only = settings.getbool("ROBOTS_POLICY_NOFOLLOW_LINKS_ONLY", False)
         self.obey_rel_nofollow = settings.getbool("ROBOTS_POLICY_OBEY_REL_NOFOLLOW", False)
         self.item_field: str | None = settings.get("ROBOTS_POLICY_ITEM_FIELD") or None
-        self.user_agents = UserAgentChoice(settings)
+        self.user_agents = UserAgentChoice.for_crawler(crawler)
         crawler.signals.connect(self.user_agents.use_spider, signal=signals.spider_opened)
         self._pages: WeakKeyDictionary[Response, _Page] = WeakKeyDictionary()
 

@@ -1,14 +1,29 @@
 """Which user agent the robots rules are read for: one answer for robots.txt, meta tags
 and ``scrapy check`` contracts, so the three can never disagree about who is crawling.
+
+The crawler's name in that user agent is ``robotstxt.product_token``, the one definition.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
+
+from scrapy_robots_policy.robotstxt import product_token
 
 if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
     from scrapy.http import Request
     from scrapy.settings import BaseSettings
+
+logger = logging.getLogger(__name__)
+
+#: What ``product_token`` answers for a browser's User-Agent that names no crawler.
+BROWSER = "mozilla"
+
+# One choice per crawl, shared by both middlewares and the contracts (see ``for_crawler``).
+_BY_CRAWLER: WeakKeyDictionary[Crawler, UserAgentChoice] = WeakKeyDictionary()
 
 
 class UserAgentChoice:
@@ -26,9 +41,22 @@ class UserAgentChoice:
             (_text(value) for name, value in settings.getdict("DEFAULT_REQUEST_HEADERS").items()
              if _text(name).lower() == "user-agent" and value), None)
         self._fallback = self._from_default_headers or str(settings.get("USER_AGENT") or "")
+        self._spider: Any = None
+        # Until a browser's User-Agent has been reported (once), the last one checked.
+        self._unreported = True
+        self._checked: str | None = None
+
+    @classmethod
+    def for_crawler(cls, crawler: Crawler) -> UserAgentChoice:
+        """The crawl's one choice: both middlewares share it, so a warning is logged once."""
+        choice = _BY_CRAWLER.get(crawler)
+        if choice is None:
+            choice = _BY_CRAWLER[crawler] = cls(crawler.settings)
+        return choice
 
     def use_spider(self, spider: Any) -> None:
         """Take the spider's ``user_agent`` attribute into account, as UserAgentMiddleware does."""
+        self._spider = spider
         agent = getattr(spider, "user_agent", None)
         if agent and not self._from_default_headers:
             self._fallback = str(agent)
@@ -36,10 +64,27 @@ class UserAgentChoice:
     def for_request(self, request: Request | None) -> str:
         """The user agent (a full User-Agent string or a product token) for ``request``."""
         if self.configured:
-            return self.configured
-        headers = request.headers if request is not None else None
-        sent = headers.get(b"User-Agent") if headers else None  # most often empty: cheap
-        return sent.decode("latin-1") if sent else self._fallback
+            agent = self.configured
+        else:
+            headers = request.headers if request is not None else None
+            sent = headers.get(b"User-Agent") if headers else None  # most often empty: cheap
+            agent = sent.decode("latin-1") if sent else self._fallback
+        if self._unreported and agent != self._checked:
+            self._check(agent)
+        return agent
+
+    def _check(self, agent: str) -> None:
+        """Warn when the rules would be read for a browser, not for this crawler."""
+        self._checked = agent
+        if product_token(agent) != BROWSER:
+            return
+        self._unreported = False
+        logger.warning(
+            "The user agent %(agent)r is a browser's and names no crawler (no "
+            "'(compatible; NAME/...)' part): robots.txt groups, robots meta tags and "
+            "X-Robots-Tag are matched for %(token)r, not for your crawler. Set "
+            "ROBOTSTXT_USER_AGENT to your crawler's name.",
+            {"agent": agent, "token": BROWSER}, extra={"spider": self._spider})
 
 
 def _text(value: Any) -> str:

@@ -114,7 +114,8 @@ def server() -> Iterator[LocalServer]:
         yield local
 
 
-def make_project(root: Path, base: str, *, addon: bool = True, spider: str = SPIDER) -> Path:
+def make_project(root: Path, base: str, *, addon: bool = True, spider: str = SPIDER,
+                 agent: str = AGENT) -> Path:
     """A Scrapy project in ``root`` whose spider's contracts point at ``base``."""
     package = root / "checkproject"
     (package / "spiders").mkdir(parents=True)
@@ -127,7 +128,7 @@ def make_project(root: Path, base: str, *, addon: bool = True, spider: str = SPI
         SPIDER_MODULES = ["checkproject.spiders"]
         ADDONS = {addons}
         ROBOTSTXT_OBEY = True
-        USER_AGENT = {AGENT!r}
+        USER_AGENT = {agent!r}
         TELNETCONSOLE_ENABLED = False
         """))
     (package / "spiders" / "checked.py").write_text(spider.format(base=base))
@@ -323,6 +324,41 @@ def test_unreachable_robots_txt_disallows(tmp_path: Path) -> None:
     assert failure(output, "parse_open (@robotstxt pre-hook)") == (
         f"@robotstxt allowed: {down.url('/open')} is disallowed by {down.url('/robots.txt')} "
         "unreachable (503)")
+
+
+NAMES_SPIDER = '''
+import scrapy
+
+
+class CheckedSpider(scrapy.Spider):
+    name = "checked"
+
+    def parse_mine(self, response):
+        """@url {base}/mine
+        @meta_robots noindex nofollow
+        """
+
+    def parse_others(self, response):
+        """@url {base}/others
+        @meta_robots index follow
+        """
+'''
+
+
+def test_meta_robots_reads_the_crawlers_whole_name(tmp_path: Path) -> None:
+    pages = {
+        "/robots.txt": Reply(200, "User-agent: *\nAllow: /\n"),
+        "/mine": Reply(200, '<html><head><meta name="mj12bot" content="noindex"></head></html>',
+                       {**HTML, "X-Robots-Tag": "MJ12bot: nofollow"}),
+        "/others": Reply(200, '<html><head><meta name="mj" content="noindex"></head></html>',
+                         {**HTML, "X-Robots-Tag": "mj99bot: nofollow"}),
+    }
+    with LocalServer(pages) as local:
+        project = make_project(tmp_path, local.origin, spider=NAMES_SPIDER,
+                               agent="MJ12bot/1.0 (+http://mj12bot.com/)")
+        output = scrapy_check(project).stderr
+    assert outcomes(output) == {"parse_mine (@meta_robots pre-hook)": "ok",
+                                "parse_others (@meta_robots pre-hook)": "ok"}, output
 
 
 @pytest.mark.parametrize(("tokens", "holds"), [

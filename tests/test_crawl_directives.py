@@ -379,3 +379,71 @@ def test_the_addon_alone_enforces_page_level_directives(obey_robotstxt):
                                                               if not f.item])
     # robots.txt is the other middleware's business, and only when ROBOTSTXT_OBEY is on
     assert server.hits("/f/plain") == (0 if obey_robotstxt else 1)
+
+
+# --- whose directives: the crawler's whole name ------------------------------------------
+
+NAMES_SITE_ROBOTS = (
+    "User-agent: MJ2bot\nDisallow: /\n\n"
+    "User-agent: MJ12bot\nDisallow: /private\n\n"
+    "User-agent: mozilla\nDisallow: /browser\n\n"
+    "User-agent: mybot\nDisallow: /private\n"
+)
+NAMES_SITE_PAGES = {
+    "/meta-mj12bot": ('<meta name="mj12bot" content="noindex">', {}),
+    "/meta-mj": ('<meta name="mj" content="noindex">', {}),
+    "/header-mj12bot": ("", {"X-Robots-Tag": "MJ12bot: noindex"}),
+    "/header-mj99bot": ("", {"X-Robots-Tag": "mj99bot: noindex"}),
+    "/meta-mybot": ('<meta name="mybot" content="noindex">', {}),
+    "/private": ("", {}),
+    "/browser": ("", {}),
+}
+
+
+def names_site() -> dict[str, Reply]:
+    links = "".join(f'<a href="{path}">{path}</a>' for path in NAMES_SITE_PAGES)
+    routes = {"/": Reply(200, f"<html><body>{links}</body></html>",
+                         {"Content-Type": "text/html"}),
+              "/robots.txt": Reply(200, NAMES_SITE_ROBOTS, {"Content-Type": "text/plain"})}
+    for path, (head, headers) in NAMES_SITE_PAGES.items():
+        routes[path] = Reply(200, f"<html><head>{head}</head><body>{path}</body></html>",
+                             {"Content-Type": "text/html", **headers})
+    return routes
+
+
+def crawl_names(user_agent: str) -> tuple[LocalServer, Any, set[str]]:
+    settings = {"ADDONS": {"scrapy_robots_policy.Addon": 0}, "USER_AGENT": user_agent,
+                "ROBOTSTXT_OBEY": True}
+    with LocalServer(names_site()) as server:
+        result = run_crawl(PageSpider, settings, start_urls=[server.url("/")])
+    return server, result, {path_of(item["url"]) for item in result.items}
+
+
+def test_a_crawler_name_with_digits_obeys_its_own_group_meta_tags_and_headers():
+    server, result, items = crawl_names("MJ12bot/1.0 (+http://mj12bot.com/)")
+    assert server.hits("/private") == 0  # its own group, not MJ2bot's "Disallow: /"
+    assert {"/", "/meta-mj", "/header-mj99bot", "/meta-mybot", "/browser"} <= items
+    assert "/meta-mj12bot" not in items
+    assert "/header-mj12bot" not in items
+    assert "WARNING scrapy_robots_policy.useragent" not in result.log
+
+
+def test_a_browser_style_user_agent_is_read_for_the_crawler_it_names():
+    server, result, items = crawl_names("Mozilla/5.0 (compatible; MyBot/1.0; +https://x.test)")
+    assert server.hits("/private") == 0
+    assert server.hits("/browser") == 1
+    assert "/meta-mybot" not in items
+    assert "/meta-mj12bot" in items
+    assert "WARNING scrapy_robots_policy.useragent" not in result.log
+
+
+def test_a_browser_user_agent_naming_no_crawler_is_warned_about_once():
+    agent = "Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0"
+    server, result, items = crawl_names(agent)
+    assert server.hits("/browser") == 0  # the rules are read for "mozilla"
+    assert "/meta-mybot" in items
+    warnings = [line for line in result.log.splitlines()
+                if line.startswith("WARNING scrapy_robots_policy.useragent")]
+    assert len(warnings) == 1, warnings
+    assert repr(agent) in warnings[0]
+    assert "Set ROBOTSTXT_USER_AGENT" in warnings[0]

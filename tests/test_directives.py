@@ -333,10 +333,41 @@ def test_the_user_agent_is_reduced_to_its_product_token():
     for agent in ("mybot", "MyBot", "MyBot/1.2", "MyBot/1.2 (+http://example.com/bot)",
                   "  mybot"):
         assert R.from_html(html, agent).noindex, agent
-    assert not R.from_html(html, "Mozilla/5.0 (compatible; MyBot/1.0)").noindex
+    # a browser-style User-Agent names the crawler after "compatible;"
+    assert R.from_html(html, "Mozilla/5.0 (compatible; MyBot/1.0; +https://x)").noindex
+    assert not R.from_html(html, "Mozilla/5.0 (X11; Linux x86_64) Firefox/120.0").noindex
     assert product_token("Scrapy/2.13 (+https://scrapy.org)") == "scrapy"
     assert product_token("") == ""
-    assert product_token("123") == ""
+    assert product_token("123") == "123"
+
+
+@pytest.mark.parametrize(("agent", "name", "applies"), [
+    # the crawler's whole name, digits and dots included, case-insensitively
+    ("MJ12bot/1.0", "mj12bot", True),
+    ("MJ12bot/1.0", "MJ12BOT", True),
+    ("MJ12bot/1.0", "mj", False),
+    ("MJ12bot/1.0", "mj99bot", False),
+    ("MJ12bot/1.0", "mj12botx", False),
+    ("archive.org_bot", "archive.org_bot", True),
+    ("archive.org_bot", "archive", False),
+    ("mj", "mj12bot", False),
+    ("Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/)", "mj12bot", True),
+])
+def test_names_are_compared_whole_in_meta_tags_and_headers(agent, name, applies):
+    assert R.from_html(meta((name, "noindex")), agent).noindex is applies
+    assert R.from_x_robots_tag([f"{name}: noindex"], agent).noindex is applies
+    assert R.from_x_robots_tag([f"noarchive, {name}: noindex"], agent).noindex is applies
+
+
+def test_valued_directives_are_never_taken_for_agents():
+    agent = "archive.org_bot"
+    assert R.from_x_robots_tag(["max-snippet: 20, archive.org_bot: noindex"], agent) == R(
+        max_snippet=20, noindex=True)
+    expected = R(unavailable_after=datetime(2023, 7, 1, 15, 0, tzinfo=UTC), noarchive=True)
+    for value in ("unavailable_after: 2023-07-01T15:00:00Z, noarchive",
+                  "unavailable_after: 2023-07-01T17:00:00+02:00, noarchive",
+                  "archive.org_bot: unavailable_after: Sat, 01 Jul 2023 15:00:00 GMT, noarchive"):
+        assert R.from_x_robots_tag([value], agent) == expected, value
 
 
 def test_an_agent_without_product_token_only_sees_robots():

@@ -138,11 +138,24 @@ def test_normalize_path(raw: str, expected: str) -> None:
         ("Foobot-Bar", "foobot-bar"),
         ("Foo_Bar", "foo_bar"),
         ("MyBot/1.2 (+https://example.com/bot)", "mybot"),
-        ("Mozilla/5.0 (compatible; Googlebot/2.1)", "mozilla"),
+        # The whole name, digits and dots included, up to "/", whitespace, ";", "(" or ")".
+        ("MJ12bot/1.0", "mj12bot"),
+        ("archive.org_bot", "archive.org_bot"),
+        ("  Rule1TestBot;x", "rule1testbot"),
         ("Foo Bar", "foo"),
-        ("googlebot*", "googlebot"),
-        ("ツ", ""),
+        ("googlebot*", "googlebot*"),
+        ("ツ", "ツ"),
         ("", ""),
+        ("*", ""),  # every crawler, no crawler's name
+        # Browser-style: the first item after "compatible;" names the crawler.
+        ("Mozilla/5.0 (compatible; Googlebot/2.1)", "googlebot"),
+        ("Mozilla/5.0 (compatible; MyBot/1.0; +https://x)", "mybot"),
+        ("Mozilla/5.0 (compatible;MyBot)", "mybot"),
+        ("Mozilla/5.0 (Linux; Android 6.0.1) AppleWebKit/537.36 (KHTML, like Gecko; "
+         "compatible; Googlebot/2.1; +http://www.google.com/bot.html) Chrome/1", "googlebot"),
+        ("Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0", "mozilla"),
+        ("Mozilla/5.0 (compatible; MSIE 9.0; Windows NT 6.1)", "mozilla"),  # a browser
+        ("MyBot/1.0 (compatible; OtherBot/2.0)", "mybot"),  # not browser-style
     ],
 )
 def test_product_token(user_agent: str, token: str) -> None:
@@ -360,6 +373,74 @@ def test_star_group_spellings() -> None:
     assert not allowed("user-agent: * all of them\ndisallow: /\n", "FooBot", f"{FOO}/x")
     # "*bot" is no group at all for a named crawler.
     assert allowed("user-agent: *bot\ndisallow: /\n", "FooBot", f"{FOO}/x")
+
+
+NAMES_WITH_DIGITS = (
+    "User-agent: MJ2bot\nDisallow: /mj2\n\n"
+    "User-agent: MJ12bot/1.0\nDisallow: /mj12\n\n"
+    "User-agent: mj\nDisallow: /mj\n\n"
+    "User-agent: Rule1TestBot\nDisallow: /rule1\n\n"
+    "User-agent: Rule3TestBot\nDisallow: /rule3\n\n"
+    "User-agent: archive.org_bot\nDisallow: /archive\n\n"
+    "User-agent: *\nDisallow: /star\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("agent", "disallowed"),
+    [
+        # Named whole: a crawler whose name holds digits or dots obeys its own group only.
+        ("MJ12bot/1.0", ["/mj12"]),
+        ("MJ2bot", ["/mj2"]),
+        ("Rule1TestBot", ["/rule1"]),
+        ("Rule3TestBot/2.0 (+https://x)", ["/rule3"]),
+        ("archive.org_bot", ["/archive"]),
+        ("Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/)", ["/mj12"]),
+        # Google's rule: a value counts up to its first character outside [a-zA-Z_-].
+        ("mj", ["/mj", "/mj12", "/mj2"]),
+        ("RuleTestBot", ["/star"]),
+        ("rule", ["/rule1", "/rule3"]),
+        ("archive", ["/archive"]),
+        ("MJ99bot", ["/star"]),
+    ],
+)
+def test_names_with_digits_and_dots_get_their_own_group(agent: str, disallowed: list[str]) -> None:
+    rules = RobotsTxt.parse(NAMES_WITH_DIGITS)
+    paths = ["/mj2", "/mj12", "/mj", "/rule1", "/rule3", "/archive", "/star"]
+    assert sorted(p for p in paths if not rules.allowed(p, agent)) == sorted(disallowed)
+
+
+def test_a_user_agent_naming_no_crawler_gets_the_star_group() -> None:
+    rules = RobotsTxt.parse("User-agent: 12bot\nDisallow: /a\n\nUser-agent: *\nDisallow: /b\n")
+    for agent in ("", "*", "/1.0"):
+        assert rules.allowed("/a", agent)
+        assert not rules.allowed("/b", agent)
+    assert not rules.allowed("/a", "12bot/3")
+
+
+def test_groups_naming_one_crawler_in_different_forms_merge() -> None:
+    body = (
+        "User-agent: mj12bot\nDisallow: /a\n\n"
+        "User-agent: MJ12bot/1.4\nDisallow: /b\n\n"
+        "User-agent: mj12bot # ours\nDisallow: /c\n\n"
+        "User-agent: mj12botx\nDisallow: /d\n\n"
+        "User-agent: googlebot\nDisallow: /e\n\n"
+        "User-agent: googlebot2\nDisallow: /f\n\n"
+        "User-agent: Googlebot/2.1\nDisallow: /g\n"
+    )
+    rules = RobotsTxt.parse(body)
+
+    def disallowed(agent: str) -> list[str]:
+        paths = ["/a", "/b", "/c", "/d", "/e", "/f", "/g"]
+        return [p for p in paths if not rules.allowed(p, agent)]
+
+    assert disallowed("MJ12bot/1.0") == ["/a", "/b", "/c"]
+    # Google's cut makes "googlebot2" and "Googlebot/2.1" name googlebot; "googlebot2",
+    # a crawler of its own, obeys only the line naming it whole.
+    assert disallowed("Googlebot") == ["/e", "/f", "/g"]
+    assert disallowed("googlebot2") == ["/f"]
+    explanation = rules.explain("/b", "MJ12bot/1.0")
+    assert (explanation.group, explanation.group_lines) == ("specific", (1, 4, 7))
 
 
 def test_related_crawlers_do_not_share_groups() -> None:
@@ -743,10 +824,45 @@ def test_crawl_delay_of_the_applying_group() -> None:
     assert rules.crawl_delay("negative") is None
     assert rules.crawl_delay("none") is None
     assert RobotsTxt.parse("").crawl_delay("x") is None
-    # A Crawl-delay among the user-agent lines belongs to their group.
+    # A Crawl-delay among the user-agent lines is the one written for the agents above it;
+    # its rules are the whole group's.
     among = RobotsTxt.parse("User-agent: a\nCrawl-delay: 5\nUser-agent: b\nDisallow: /x\n")
-    assert among.crawl_delay("a") == among.crawl_delay("b") == 5.0
+    assert among.crawl_delay("a") == 5.0
+    assert among.crawl_delay("b") is None
     assert not among.allowed("/x", "a")
+    assert not among.allowed("/x", "b")
+
+
+@pytest.mark.parametrize(
+    ("body", "delays"),
+    [
+        # Each agent takes the Crawl-delay that follows its own user-agent line.
+        ("User-agent: one\nCrawl-delay: 1\nUser-agent: two\nCrawl-delay: 2\n",
+         {"one": 1.0, "two": 2.0, "three": None}),
+        ("User-agent: one\nCrawl-delay: 1\nUser-agent: two\nCrawl-delay: 2\nDisallow: /\n"
+         "User-agent: *\nCrawl-delay: 3\n",
+         {"one": 1.0, "two": 2.0, "three": 3.0}),
+        # User-agent lines sharing one Crawl-delay line all get it.
+        ("User-agent: one\nUser-agent: two\nCrawl-delay: 4\nDisallow: /\n",
+         {"one": 4.0, "two": 4.0}),
+        ("User-agent: one\nUser-agent: *\nCrawl-delay: 4\nDisallow: /\n",
+         {"one": 4.0, "three": 4.0}),
+        # A "*" line after other lines of the same group: the Crawl-delay after it.
+        ("User-agent: one\nCrawl-delay: 1\nUser-agent: *\nCrawl-delay: 5\n",
+         {"one": 1.0, "three": 5.0}),
+        # Groups merged for one agent: the first value written for it.
+        ("User-agent: two\nCrawl-delay: 9\nUser-agent: one\nDisallow: /a\n\n"
+         "User-agent: one\nCrawl-delay: 6\nDisallow: /b\n\n"
+         "User-agent: one\nCrawl-delay: 7\n",
+         {"one": 6.0, "two": 9.0}),
+        # Names kept whole: MJ12bot takes its own value, not MJ2bot's.
+        ("User-agent: MJ2bot\nCrawl-delay: 1\nUser-agent: MJ12bot\nCrawl-delay: 2\n",
+         {"MJ12bot/1.0": 2.0, "mj2bot": 1.0}),
+    ],
+)
+def test_crawl_delay_written_for_each_agent(body: str, delays: dict[str, float | None]) -> None:
+    rules = RobotsTxt.parse(body)
+    assert {agent: rules.crawl_delay(agent) for agent in delays} == delays
 
 
 def test_allow_all_and_disallow_all() -> None:

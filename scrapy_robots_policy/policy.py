@@ -17,6 +17,7 @@ import enum
 import math
 import re
 import time
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
@@ -315,3 +316,25 @@ def _unparsable(rules: RobotsTxt, body: bytes) -> bool:
         return False
     return any(line.strip() and not line.lstrip().startswith(b"#")
                for line in body.splitlines())
+
+
+def inflate_prefix(body: bytes, coding: str, limit: int) -> bytes | None:
+    """The first ``limit`` bytes of a gzip or deflate ``body``; ``None`` for other codings.
+
+    For a body whose full decompression was refused (a compression bomb): robots.txt keeps
+    its first bytes anyway, so the bomb's head is read as rules instead of locking the site
+    out. Memory stays within ``limit`` whatever the ratio.
+    """
+    coding = coding.strip().lower()
+    if coding in ("gzip", "x-gzip"):
+        tries = (16 + zlib.MAX_WBITS,)
+    elif coding == "deflate":  # zlib-wrapped as HTTP says, or raw as some servers send
+        tries = (zlib.MAX_WBITS, -zlib.MAX_WBITS)
+    else:
+        return None
+    for wbits in tries:
+        try:
+            return zlib.decompressobj(wbits).decompress(body, limit)
+        except zlib.error:
+            continue
+    return None

@@ -447,6 +447,10 @@ class RobotsPolicyDownloaderMiddleware:
                                   self._policy.settings.max_size)
         if body is None:
             return Fetched(None, error=_error_summary(exc))
+        logger.info("robots.txt %(url)s refused by a middleware (%(why)s): reading its "
+                    "first %(size)d bytes instead", {"url": response.url, "size": len(body),
+                                                     "why": _error_summary(exc)},
+                    extra={"spider": self.crawler.spider})
         return _fetched(response, body, truncated=True)
 
     async def _engine_download(self, request: Request) -> Response:

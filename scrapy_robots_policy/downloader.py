@@ -171,16 +171,14 @@ class RobotsPolicyDownloaderMiddleware:
         """
         if request.meta.get("dont_obey_robotstxt"):
             return None
-        # RFC 9309 2.2.2: /robots.txt itself is implicitly allowed, whatever the rules say.
-        if request.url.endswith("/robots.txt") and urlparse_cached(request).path == (
-                "/robots.txt"):
-            return None
         origin = self._origin_of(request)
         if origin is None:  # data:, file:, or nothing a robots.txt could govern
             return None
         entry = self._cache.get(origin)
         lookup = self._policy.lookup(entry)
         if lookup is Lookup.FETCH:
+            if _is_robots_txt(request):
+                return None
             return self._wait_and_judge(origin, request)
         if lookup is Lookup.USE_AND_REFRESH and origin not in self._rounds:
             self._start_round(origin, request)  # the stale copy answers meanwhile
@@ -219,6 +217,8 @@ class RobotsPolicyDownloaderMiddleware:
         if entry.rules.allowed(request.url, user_agent):
             if self._crawl_delay:
                 self._apply_crawl_delay(origin, entry.rules, user_agent, request)
+            return
+        if _is_robots_txt(request):  # checked here only, off the path of allowed requests
             return
         self._stats.inc_value("robotstxt/forbidden")
         if entry.unreachable:
@@ -532,6 +532,13 @@ def _verdict(origin: Origin, entry: Entry, url: str, user_agent: str) -> Verdict
         return Verdict(False, robots_url(origin), user_agent, unreachable=entry.summary)
     return Verdict(decision.allowed, robots_url(origin), user_agent, decision.line,
                    getattr(decision, "rule", None))
+
+
+def _is_robots_txt(request: Request) -> bool:
+    """RFC 9309 2.2.2: the origin's /robots.txt itself is implicitly allowed (that URI
+    exactly: ``/robots.txt?x`` is another resource, which the rules govern)."""
+    parsed = urlparse_cached(request)
+    return parsed.path == "/robots.txt" and not parsed.query and not parsed.params
 
 
 def _header(value: bytes | None) -> str | None:

@@ -11,6 +11,7 @@ the disallowed ones with :exc:`~scrapy.exceptions.IgnoreRequest`.
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -26,7 +27,15 @@ from twisted.internet.defer import CancelledError, Deferred
 
 from scrapy_robots_policy.cache import LRUCache
 from scrapy_robots_policy.origin import Origin, origin_of, robots_url
-from scrapy_robots_policy.policy import Answer, Entry, Fetched, Lookup, Policy, PolicySettings
+from scrapy_robots_policy.policy import (
+    Answer,
+    Entry,
+    Fetched,
+    Lookup,
+    Policy,
+    PolicySettings,
+    inflate_prefix,
+)
 from scrapy_robots_policy.robotstxt import RobotsTxt
 from scrapy_robots_policy.useragent import UserAgentChoice
 
@@ -41,6 +50,15 @@ logger = logging.getLogger(__name__)
 
 #: Meta key of our own robots.txt requests: bytes received so far (for the size cap).
 _RECEIVED = "_robots_policy_received"
+#: Meta key of our own robots.txt requests: the response as downloaded, before another
+#: middleware (HttpCompressionMiddleware refusing a bomb) turns it into an IgnoreRequest.
+_DOWNLOADED = "_robots_policy_downloaded"
+#: Why requests still waiting for a robots.txt are refused when the crawl closes.
+_CLOSING = "the crawl is closing"
+#: How often a retry wait checks whether the engine started closing, in seconds.
+_CLOSING_POLL = 0.25
+#: Longest error message kept in a log line or an IgnoreRequest reason.
+_MESSAGE_MAX = 200
 #: How to say "no random variation of the delay" to a download slot: Scrapy 2.13 knows
 #: ``randomize_delay``, later versions ``jitter`` (and deprecate the former).
 _NO_JITTER: tuple[str, Any] = (("jitter", 0.0) if hasattr(Slot, "jitter")
@@ -123,7 +141,12 @@ class RobotsPolicyDownloaderMiddleware:
         self._cache: LRUCache[Origin, Entry] = LRUCache(
             settings.getint("ROBOTS_POLICY_MAX_ORIGINS", 10_000))
         self._fetch_timeout = settings.getfloat("ROBOTS_POLICY_FETCH_TIMEOUT", 10.0)
+        download_timeout = settings.getfloat("DOWNLOAD_TIMEOUT", 180.0)
+        if download_timeout > 0:  # a crawl told to wait less for pages waits less here too
+            self._fetch_timeout = min(self._fetch_timeout, download_timeout)
         self._crawl_delay = settings.getbool("ROBOTS_POLICY_CRAWL_DELAY", False)
+        self._max_crawl_delay = settings.getfloat("ROBOTS_POLICY_MAX_CRAWL_DELAY", 60.0)
+        self._delay_capped: set[Origin] = set()  # origins whose Crawl-delay cap was logged
         self._user_agents = UserAgentChoice.for_crawler(crawler)
         self._rounds: dict[Origin, _Round] = {}
         self._origins: dict[tuple[str, str], Origin | None] = {}
@@ -154,6 +177,8 @@ class RobotsPolicyDownloaderMiddleware:
         entry = self._cache.get(origin)
         lookup = self._policy.lookup(entry)
         if lookup is Lookup.FETCH:
+            if _is_robots_txt(request):
+                return None
             return self._wait_and_judge(origin, request)
         if lookup is Lookup.USE_AND_REFRESH and origin not in self._rounds:
             self._start_round(origin, request)  # the stale copy answers meanwhile
@@ -191,11 +216,14 @@ class RobotsPolicyDownloaderMiddleware:
             return
         if entry.rules.allowed(request.url, user_agent):
             if self._crawl_delay:
-                self._apply_crawl_delay(entry.rules, user_agent, request)
+                self._apply_crawl_delay(origin, entry.rules, user_agent, request)
+            return
+        if _is_robots_txt(request):  # checked here only, off the path of allowed requests
             return
         self._stats.inc_value("robotstxt/forbidden")
         if entry.unreachable:
-            self._stats.inc_value("robotstxt/forbidden/unreachable")
+            self._stats.inc_value("robotstxt/forbidden/closing" if entry.summary == _CLOSING
+                                  else "robotstxt/forbidden/unreachable")
             logger.debug("Forbidden by robots.txt: %(request)s (robots.txt of %(origin)s "
                          "unreachable: %(why)s)",
                          {"request": request, "origin": origin, "why": entry.summary},
@@ -213,15 +241,29 @@ class RobotsPolicyDownloaderMiddleware:
         raise IgnoreRequest("Forbidden by robots.txt: "
                             + _verdict(origin, entry, request.url, user_agent).reason)
 
-    def _apply_crawl_delay(self, rules: RobotsTxt, user_agent: str, request: Request) -> None:
+    def _apply_crawl_delay(self, origin: Origin, rules: RobotsTxt, user_agent: str,
+                           request: Request) -> None:
         """Slow down the download slot of the request to the origin's Crawl-delay.
 
         Scrapy's slots are per host (not per origin), so the largest delay of the host's
-        origins wins. The slot's delay is not randomised below the Crawl-delay.
+        origins wins. The slot's delay is not randomised below the Crawl-delay, and never
+        exceeds ROBOTS_POLICY_MAX_CRAWL_DELAY: "Crawl-delay: 1e308" would stall the host
+        (and its requests in the scheduler) for the rest of the crawl.
         """
         delay = rules.crawl_delay(user_agent)
-        if not delay or delay <= 0:
+        if not delay or not 0 < delay < math.inf:  # also false for NaN
             return
+        if delay > self._max_crawl_delay:
+            if origin not in self._delay_capped:
+                self._delay_capped.add(origin)
+                logger.warning("Crawl-delay of %(delay)s s in the robots.txt of %(origin)s "
+                               "capped to %(cap)s s (ROBOTS_POLICY_MAX_CRAWL_DELAY)",
+                               {"delay": delay, "origin": origin,
+                                "cap": self._max_crawl_delay},
+                               extra={"spider": self.crawler.spider})
+            delay = self._max_crawl_delay
+            if delay <= 0:
+                return
         downloader = self.crawler.engine.downloader  # type: ignore[union-attr]
         key = downloader.get_slot_key(request)
         slot_settings = downloader.per_slot_settings.setdefault(key, {})
@@ -259,7 +301,15 @@ class RobotsPolicyDownloaderMiddleware:
             if entry is None:
                 # Not settled (the crawl is closing, or a bug): refuse what is waiting now,
                 # and let the next request try again.
-                entry = Entry(RobotsTxt.disallow_all(), "not fetched", 0.0, None)
+                closing = self._engine_closing()
+                entry = Entry(RobotsTxt.disallow_all(), _CLOSING if closing else "not fetched",
+                              0.0, None)
+                if closing and current and current.waiters:
+                    logger.info("robots.txt of %(origin)s not settled: %(why)s; refusing "
+                                "%(waiting)d waiting requests",
+                                {"origin": origin, "why": _CLOSING,
+                                 "waiting": len(current.waiters)},
+                                extra={"spider": self.crawler.spider})
             else:
                 self._cache.put(origin, entry)
             for waiter in current.waiters if current else ():
@@ -269,7 +319,7 @@ class RobotsPolicyDownloaderMiddleware:
         previous = self._cache.get(origin)
         started = self._policy.now()
         attempt = 0
-        while not self._closed:
+        while not self._engine_closing():
             attempt += 1
             answer, chain = await self._fetch(origin)
             step = self._policy.settle(previous, answer, started, attempt)
@@ -306,6 +356,9 @@ class RobotsPolicyDownloaderMiddleware:
                         "the copy fetched %(age).0f s ago", {**args, "age": self._policy.now()
                                                              - (entry.fetched_at or 0.0)},
                         extra=extra)
+        elif answer.not_fetched:
+            self._stats.inc_value("robotstxt/not_fetched")
+            logger.warning("robots.txt of %(origin)s: %(why)s%(via)s", args, extra=extra)
         else:
             if answer.unparsable:
                 self._stats.inc_value("robotstxt/unparsable_count")
@@ -349,31 +402,56 @@ class RobotsPolicyDownloaderMiddleware:
         # for every chunk of every response of the crawl.
         if not self._downloading:
             self.crawler.signals.connect(self._bytes_received, signal=signals.bytes_received)
+            self.crawler.signals.connect(self._response_downloaded,
+                                         signal=signals.response_downloaded)
         self._downloading += 1
         try:
             response = await self._engine_download(request)
+        except IgnoreRequest as exc:
+            self._stats.inc_value(f"robotstxt/exception_count/{type(exc)}")
+            downloaded = request.meta.get(_DOWNLOADED)
+            if downloaded is None:
+                # Refused before any download (HttpCacheMiddleware with
+                # HTTPCACHE_IGNORE_MISSING, a filter): a local choice, not an outage.
+                return Fetched(None, not_fetched=_error_summary(exc))
+            return self._salvaged(downloaded, exc)
         except Exception as exc:
             # Scrapy's own key format, e.g. "robotstxt/exception_count/<class '...'>".
             self._stats.inc_value(f"robotstxt/exception_count/{type(exc)}")
-            return Fetched(None, error=type(exc).__name__)
+            return Fetched(None, error=_error_summary(exc))
         finally:
             self._downloading -= 1
             if not self._downloading:
                 self.crawler.signals.disconnect(self._bytes_received,
                                                 signal=signals.bytes_received)
+                self.crawler.signals.disconnect(self._response_downloaded,
+                                                signal=signals.response_downloaded)
         self._stats.inc_value("robotstxt/response_count")
         self._stats.inc_value(f"robotstxt/response_status_count/{response.status}")
         if "dataloss" in response.flags:  # a truncated body is an error, not a short file
             return Fetched(None, error="truncated body")
-        headers = response.headers
-        return Fetched(
-            response.status,
-            response.body,
-            location=_header(headers.get(b"Location")),
-            cache_control=_header(b", ".join(headers.getlist(b"Cache-Control"))),
-            retry_after=_header(headers.get(b"Retry-After")),
-            truncated="download_stopped" in response.flags,
-        )
+        return _fetched(response, response.body, "download_stopped" in response.flags)
+
+    def _salvaged(self, response: Response, exc: IgnoreRequest) -> Fetched:
+        """A downloaded robots.txt that a middleware refused: its decompressed head, if any.
+
+        HttpCompressionMiddleware refuses a body that inflates past its bound (a bomb).
+        Like a long file, it is read up to the size cap instead of locking the site out.
+        """
+        self._stats.inc_value("robotstxt/response_count")
+        self._stats.inc_value(f"robotstxt/response_status_count/{response.status}")
+        codings = response.headers.getlist(b"Content-Encoding")
+        body = None
+        if len(codings) == 1 and "dataloss" not in response.flags:
+            body = inflate_prefix(response.body, codings[0].decode("latin-1"),
+                                  self._policy.settings.max_size)
+        if body is None:
+            return Fetched(None, error=_error_summary(exc))
+        logger.info("robots.txt %(url)s refused by a middleware (%(why)s): reading its "
+                    "first %(size)d bytes instead", {"url": response.url, "size": len(body),
+                                                     "why": _error_summary(exc)},
+                    extra={"spider": self.crawler.spider})
+        return _fetched(response, body, truncated=True)
 
     async def _engine_download(self, request: Request) -> Response:
         engine = self.crawler.engine
@@ -386,14 +464,21 @@ class RobotsPolicyDownloaderMiddleware:
         from twisted.internet import reactor
         from twisted.internet.task import deferLater
 
-        sleep = deferLater(reactor, seconds, lambda: None)  # type: ignore[arg-type]
-        self._sleeps.add(sleep)
-        try:
-            await maybe_deferred_to_future(sleep)
-        except CancelledError:
-            pass
-        finally:
-            self._sleeps.discard(sleep)
+        # In slices, so that a closing crawl does not wait out the retry schedule.
+        end = reactor.seconds() + seconds  # type: ignore[attr-defined]
+        while not self._engine_closing():
+            left = end - reactor.seconds()  # type: ignore[attr-defined]
+            if left <= 0:
+                return
+            sleep = deferLater(reactor, min(left, _CLOSING_POLL),  # type: ignore[arg-type]
+                               lambda: None)
+            self._sleeps.add(sleep)
+            try:
+                await maybe_deferred_to_future(sleep)
+            except CancelledError:
+                return
+            finally:
+                self._sleeps.discard(sleep)
 
     # -- signals ----------------------------------------------------------------------------
 
@@ -411,6 +496,23 @@ class RobotsPolicyDownloaderMiddleware:
         request.meta["download_maxsize"] = _DECOMPRESSED_BOUND * self._policy.settings.max_size
         if received >= self._policy.settings.max_size:
             raise StopDownload(fail=False)
+
+    def _response_downloaded(self, response: Response, request: Request, **kwargs: Any) -> None:
+        """Keep our robots.txt responses as downloaded, in case a middleware refuses them."""
+        if _RECEIVED in request.meta:
+            request.meta[_DOWNLOADED] = response
+
+    def _engine_closing(self) -> bool:
+        """Whether the crawl is closing (CLOSESPIDER_*, Ctrl-C, an idle spider, an error).
+
+        Scrapy sends no signal when closing starts, only ``spider_closed`` once every
+        request in progress (those waiting here among them) is done: so the engine's slot
+        is asked, and waiting for robots.txt stops at once instead of after the patience.
+        """
+        if self._closed:
+            return True
+        slot = getattr(self.crawler.engine, "_slot", None)  # Scrapy 2.13 to 2.19
+        return slot is None or slot.closing is not None
 
     def _spider_opened(self, spider: Any) -> None:
         self._user_agents.use_spider(spider)
@@ -432,6 +534,34 @@ def _verdict(origin: Origin, entry: Entry, url: str, user_agent: str) -> Verdict
                    getattr(decision, "rule", None))
 
 
+def _is_robots_txt(request: Request) -> bool:
+    """RFC 9309 2.2.2: the origin's /robots.txt itself is implicitly allowed (that URI
+    exactly: ``/robots.txt?x`` is another resource, which the rules govern)."""
+    parsed = urlparse_cached(request)
+    return parsed.path == "/robots.txt" and not parsed.query and not parsed.params
+
+
 def _header(value: bytes | None) -> str | None:
     return value.decode("latin-1") if value else None
+
+
+def _fetched(response: Response, body: bytes, truncated: bool) -> Fetched:
+    headers = response.headers
+    return Fetched(
+        response.status,
+        body,
+        location=_header(headers.get(b"Location")),
+        cache_control=_header(b", ".join(headers.getlist(b"Cache-Control"))),
+        retry_after=_header(headers.get(b"Retry-After")),
+        truncated=truncated,
+    )
+
+
+def _error_summary(exc: BaseException) -> str:
+    """``TypeName: message`` on one line, the message shortened: the log and the refusal
+    reason must say *why* (which host did not resolve), not only what kind of error."""
+    message = " ".join(str(exc).split())
+    if len(message) > _MESSAGE_MAX:
+        message = message[: _MESSAGE_MAX - 3] + "..."
+    return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
 

@@ -17,6 +17,7 @@ import enum
 import math
 import re
 import time
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
@@ -25,6 +26,10 @@ from urllib.parse import urljoin, urlsplit
 from scrapy_robots_policy.robotstxt import RobotsTxt
 
 DAY = 86400.0
+#: Shortest wait between two fetches of one robots.txt, whatever the backoff setting and
+#: Retry-After say: a server answering "503, Retry-After: 0" forever gets at most ten
+#: fetches a second, and a 0 backoff setting cannot make a busy loop.
+_MIN_RETRY_WAIT = 0.1
 
 
 @dataclass(frozen=True)
@@ -57,6 +62,9 @@ class Fetched:
     retry_after: str | None = None
     error: str | None = None
     truncated: bool = False  # the size cap stopped the download (not an error)
+    #: Why the crawler itself decided not to fetch (another middleware's IgnoreRequest):
+    #: not an outage of the site, so nothing is retried.
+    not_fetched: str | None = None
 
 
 @dataclass(frozen=True)
@@ -74,6 +82,8 @@ class Answer:
     #: A 2xx body in which no line is a robots.txt line (an HTML page, binary data): read
     #: as allow all, as Google does, but worth a stat and a word in the log.
     unparsable: bool = False
+    #: No request left the crawler (see :attr:`Fetched.not_fetched`): allow all.
+    not_fetched: bool = False
 
 
 @dataclass(frozen=True)
@@ -111,7 +121,10 @@ class Step:
         return self.retry_in is None
 
 
-_MAX_AGE = re.compile(r"(?:^|[,\s])max-age\s*=\s*\"?(\d+)", re.IGNORECASE)
+# ASCII digits only: str.isdigit() and a Unicode \d accept '²' or '٣', which float() rejects
+# or reads as a number no server meant.
+_MAX_AGE = re.compile(r"(?:^|[,\s])max-age\s*=\s*\"?([0-9]+)", re.IGNORECASE)
+_SECONDS = re.compile(r"[0-9]+")
 _NO_STORE = re.compile(r"(?:^|[,\s])(?:no-store|no-cache)(?:$|[,\s=])", re.IGNORECASE)
 
 
@@ -131,6 +144,11 @@ class Policy:
         ``chain`` holds the URLs fetched so far, the one ``fetched`` answered last.
         """
         status = fetched.status
+        if fetched.not_fetched is not None:
+            # A local decision (an HTTP cache told to ignore what it lacks, a filter), not
+            # an outage: retrying would ask the same middleware again. Cached like a 404.
+            return Answer(RobotsTxt.allow_all(), True,
+                          f"not fetched ({fetched.not_fetched}): allow all", not_fetched=True)
         if status is None:
             return self._unavailable(fetched.error or "network error", None, fetched)
         if 200 <= status < 300:
@@ -167,9 +185,11 @@ class Policy:
             return None, "redirect without Location"
         try:
             target = urljoin(chain[-1], location)
-            scheme = urlsplit(target).scheme.lower()
+            parts = urlsplit(target)
+            scheme = parts.scheme.lower()
+            parts.port  # noqa: B018 (raises on a port that is not a number in 0..65535)
         except ValueError:
-            return None, "unusable redirect"
+            return None, f"unusable redirect to {location[:100]!r}"
         # Only web schemes: a robots.txt must never lead to reading a local file.
         if scheme not in ("http", "https"):
             return None, f"redirect to {scheme or 'nowhere'}:"
@@ -207,9 +227,13 @@ class Policy:
             return Step(Entry(answer.rules, answer.summary, now + ttl, now))
 
         failures = (previous.failures if previous else 0) + attempt
-        wait = self.backoff(failures, answer.status)
-        if answer.retry_after is not None:
-            wait = answer.retry_after
+        # Retry-After may lengthen the wait, never shorten it below the backoff schedule:
+        # "Retry-After: 0" (or a past date) means "try again now", which must neither
+        # refuse at once nor turn into a fetch per request or a tight loop.
+        wait = max(self.backoff(failures, answer.status), _MIN_RETRY_WAIT)
+        server_wait = answer.retry_after is not None and answer.retry_after > wait
+        if server_wait:
+            wait = answer.retry_after  # type: ignore[assignment]
         if (previous is not None and previous.fetched_at is not None
                 and now - previous.fetched_at <= s.stale_limit):
             # A failed refresh keeps the last good copy (Google: up to 30 days), and is
@@ -219,13 +243,14 @@ class Policy:
                               failures))
 
         deadline = waiting_since + s.patience
-        if answer.retry_after is None:
+        if not server_wait:
             wait = min(wait, deadline - now)  # use the patience to its end, then give up
         if wait > 0 and now + wait <= deadline:
             return Step(None, wait)
         # Patience ran out: refuse requests for a while (honouring Retry-After), then a
         # later request starts a new round.
-        hold = max(self.backoff(failures + 1, answer.status), answer.retry_after or 0.0)
+        hold = max(self.backoff(failures + 1, answer.status), _MIN_RETRY_WAIT,
+                   answer.retry_after or 0.0)
         unreachable = Entry(RobotsTxt.disallow_all(), answer.summary, now + hold, None,
                             failures)
         return Step(unreachable)
@@ -259,16 +284,16 @@ class Policy:
         if not value:
             return None
         value = value.strip()
-        if value.isdigit():
+        if _SECONDS.fullmatch(value):
             seconds = float(value[:12])
         else:
             try:
                 when = parsedate_to_datetime(value)
+                if when is None or when.tzinfo is None:
+                    return None
+                seconds = when.timestamp() - self.now()
             except (TypeError, ValueError, IndexError, OverflowError):
                 return None
-            if when is None or when.tzinfo is None:
-                return None
-            seconds = when.timestamp() - self.now()
         if math.isnan(seconds):
             return None
         return min(max(seconds, 0.0), self.settings.max_ttl)
@@ -291,3 +316,25 @@ def _unparsable(rules: RobotsTxt, body: bytes) -> bool:
         return False
     return any(line.strip() and not line.lstrip().startswith(b"#")
                for line in body.splitlines())
+
+
+def inflate_prefix(body: bytes, coding: str, limit: int) -> bytes | None:
+    """The first ``limit`` bytes of a gzip or deflate ``body``; ``None`` for other codings.
+
+    For a body whose full decompression was refused (a compression bomb): robots.txt keeps
+    its first bytes anyway, so the bomb's head is read as rules instead of locking the site
+    out. Memory stays within ``limit`` whatever the ratio.
+    """
+    coding = coding.strip().lower()
+    if coding in ("gzip", "x-gzip"):
+        tries = (16 + zlib.MAX_WBITS,)
+    elif coding == "deflate":  # zlib-wrapped as HTTP says, or raw as some servers send
+        tries = (zlib.MAX_WBITS, -zlib.MAX_WBITS)
+    else:
+        return None
+    for wbits in tries:
+        try:
+            return zlib.decompressobj(wbits).decompress(body, limit)
+        except zlib.error:
+            continue
+    return None

@@ -334,3 +334,92 @@ def test_a_404_is_a_good_copy_too(policy: Policy, clock: Clock) -> None:
     clock.t += DAY + 1
     kept = policy.settle(entry, answer_of(policy, Fetched(500)), clock.t).entry
     assert kept is not None and kept.rules.allowed("/x", "Bot")
+
+
+# -- faults: header values and answers that must not break anything --------------------------
+
+
+@pytest.mark.parametrize("value", ["0", "Thu, 01 Jan 1970 00:00:00 GMT"])
+def test_retry_after_now_retries_within_the_patience_on_the_backoff(policy: Policy,
+                                                                    clock: Clock,
+                                                                    value: str) -> None:
+    """'Retry-After: 0' (or a past date) means "try again now", not "give up now"."""
+    started = clock.t
+    waits = []
+    for attempt in range(1, 1000):
+        step = policy.settle(None, answer_of(policy, Fetched(503, retry_after=value)),
+                             started, attempt)
+        if step.done:
+            break
+        waits.append(step.retry_in)
+        clock.t += step.retry_in
+    # The 503 backoff schedule is the floor: 6 fetches in 20 s, not one nor thousands.
+    assert waits == [0.5, 1, 2, 4, 8, 4.5]
+    assert step.entry is not None and step.entry.unreachable
+
+
+def test_retry_after_now_with_a_zero_backoff_cannot_spin(clock: Clock) -> None:
+    policy = Policy(PolicySettings(backoff=0), now=clock)
+    started = clock.t
+    attempt = 0
+    step = None
+    while step is None or not step.done:
+        attempt += 1
+        step = policy.settle(None, answer_of(policy, Fetched(503, retry_after="0")),
+                             started, attempt)
+        clock.t += step.retry_in or 0
+    assert attempt <= 202  # one fetch per 0.1 s over the 20 s of patience (and a last one)
+
+
+def test_retry_after_shorter_than_the_backoff_does_not_shorten_it(policy: Policy,
+                                                                  clock: Clock) -> None:
+    step = policy.settle(None, answer_of(policy, Fetched(500, retry_after="1")), clock.t, 4)
+    assert step.retry_in == 8
+
+
+def test_failed_refresh_with_retry_after_now_keeps_a_floor(policy: Policy,
+                                                           clock: Clock) -> None:
+    """A good copy, a refresh answered '503, Retry-After: 0': not a refetch per request."""
+    entry = good_entry(policy, clock)
+    clock.t += DAY + 1
+    gaps = []
+    for _ in range(4):
+        step = policy.settle(entry, answer_of(policy, Fetched(503, retry_after="0")), clock.t)
+        assert step.done and step.entry is not None and step.entry.rules is entry.rules
+        entry = step.entry
+        assert policy.lookup(entry) is Lookup.USE  # the next request does not refetch
+        gaps.append(entry.expires_at - clock.t)
+        clock.t = entry.expires_at
+    assert gaps == [0.5, 1, 2, 4]
+
+
+@pytest.mark.parametrize("value", ["\xb2", "1\xb2", "\xb3\xb9", "\u0663", "1e3", "0x10",
+                                   "Thu, 01 Jan 99999 00:00:00 GMT",
+                                   "Thu, 01 Jan 1970 99:00:00 GMT"])
+def test_unusable_retry_after_is_no_header(value: str) -> None:
+    policy = Policy(now=lambda: 0.0)
+    assert policy.retry_after(value) is None
+    assert answer_of(policy, Fetched(503, retry_after=value)).retry_after is None
+
+
+@pytest.mark.parametrize("value", ["max-age=\xb2", "max-age=\u0663", "max-age=\xb2\xb3"])
+def test_unusable_max_age_is_no_header(policy: Policy, value: str) -> None:
+    assert policy.ttl(value) is None
+    assert answer_of(policy, Fetched(200, RULES, cache_control=value)).ttl is None
+
+
+@pytest.mark.parametrize("location", ["http://127.0.0.1:99999/robots.txt", "http://h:abc/x",
+                                      "//h:-1/robots.txt", "http://[::1/robots.txt"])
+def test_redirect_to_a_bad_port_is_an_unusable_redirect(policy: Policy, location: str) -> None:
+    answer = answer_of(policy, Fetched(301, location=location))
+    assert answer.definitive and answer.rules.allowed("/x", "Bot")
+    assert "unusable redirect" in answer.summary
+
+
+def test_not_fetched_is_allow_all_cached_like_a_404(policy: Policy, clock: Clock) -> None:
+    answer = answer_of(policy, Fetched(None, not_fetched="IgnoreRequest: not in cache"))
+    assert answer.definitive and answer.not_fetched
+    assert answer.rules.allowed("/x", "Bot")
+    assert answer.summary == "not fetched (IgnoreRequest: not in cache): allow all"
+    entry = policy.settle(None, answer, clock.t).entry
+    assert entry is not None and entry.expires_at == clock.t + DAY

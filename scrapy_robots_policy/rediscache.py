@@ -35,7 +35,6 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 from scrapy import signals
-from scrapy.utils.defer import deferred_from_coro
 
 from scrapy_robots_policy.cache import MemoryCache
 from scrapy_robots_policy.origin import Origin
@@ -44,7 +43,6 @@ from scrapy_robots_policy.robotstxt import RobotsTxt
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
-    from twisted.internet.defer import Deferred
 
 logger = logging.getLogger(__name__)
 
@@ -318,10 +316,8 @@ class RedisCache(MemoryCache):
             logger.info("Redis at %(url)s reachable again: robots.txt shared again",
                         {"url": self._url}, extra={"spider": self._spider()})
 
-    def _spider_closed(self, spider: Any) -> Deferred[None]:
-        return deferred_from_coro(self._close())
-
-    async def _close(self) -> None:
+    async def _spider_closed(self, spider: Any) -> None:
+        """Stop waiting and renewing, let the last writes finish, close the connections."""
         self._closed = True
         for renewal in self._renewals.values():
             renewal.cancel()

@@ -123,6 +123,8 @@ def test_processes_sharing_redis_fetch_each_robots_txt_once_and_all_obey_it(
         assert len(r.items) == 3
         assert r.stat("robotstxt/forbidden/rule") == 6
         assert r.stat("robotstxt/redis_errors") == 0
+        assert not [line for line in r.log.splitlines()
+                    if line.startswith(("WARNING", "ERROR"))]
     keys = sorted(k.decode() for k in redis_server.client.keys("robots_policy:*"))
     assert keys == sorted(f"robots_policy:{s.origin}" for s in servers)  # leases released
     assert all(redis_server.client.ttl(k) > 0 for k in keys)

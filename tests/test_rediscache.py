@@ -130,6 +130,19 @@ def test_processes_sharing_redis_fetch_each_robots_txt_once_and_all_obey_it(
     assert all(redis_server.client.ttl(k) > 0 for k in keys)
 
 
+def test_a_cached_origin_is_decided_without_asking_redis_per_request(
+        redis_server: RedisServer) -> None:
+    with LocalServer({"/robots.txt": Reply(body=ROBOTS)}) as s:
+        start = [s.url(f"/p{n}") for n in range(40)] + [s.url(f"/private/{n}") for n in range(10)]
+        r = run_crawl(Pages, settings(redis_server.url), start_urls=start)
+    assert len(r.items) == 40
+    assert r.stat("robotstxt/forbidden/rule") == 10
+    stats = redis_server.client.info("commandstats")
+    scripts = sum(v["calls"] for k, v in stats.items() if k in ("cmdstat_evalsha",
+                                                                 "cmdstat_eval"))
+    assert 2 <= scripts <= 4  # one claim, one write (each maybe retried once to load it)
+
+
 def test_a_process_whose_fetch_dies_with_it_is_taken_over_after_its_lease(
         redis_server: RedisServer) -> None:
     asked: list[Seen] = []

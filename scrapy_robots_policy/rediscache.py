@@ -180,19 +180,25 @@ def encode(entry: Entry) -> dict[str, bytes | str]:
 def decode(fields: list[bytes], known: Entry | None = None) -> Entry:
     """The entry of a flat ``HGETALL`` reply, parsed here (reusing ``known``'s rules when
     its body is the same)."""
-    f = dict(zip(fields[::2], fields[1::2], strict=True))
-    kind, body = f[b"kind"], f[b"body"]
+    try:
+        f = dict(zip(fields[::2], fields[1::2], strict=True))
+        kind, body = f[b"kind"], f[b"body"]
+        fetched = f[b"fetched_at"]
+        times = (float(f[b"expires_at"]), float(fetched) if fetched else None,
+                 int(f[b"failures"]))
+    except (KeyError, ValueError, TypeError) as exc:
+        raise ValueError(f"unreadable entry ({exc!r})") from exc
     if kind == b"allow":
         rules, kept = RobotsTxt.allow_all(), None
     elif kind == b"deny":
         rules, kept = RobotsTxt.disallow_all(), None
+    elif kind != b"rules":
+        raise ValueError(f"unreadable entry (kind {kind!r})")
     elif known is not None and known.body == body:
         rules, kept = known.rules, known.body
     else:
         rules, kept = RobotsTxt.parse(body), body
-    fetched = f[b"fetched_at"]
-    return Entry(rules, f[b"summary"].decode("utf-8", "replace"), float(f[b"expires_at"]),
-                 float(fetched) if fetched else None, int(f[b"failures"]), kept)
+    return Entry(rules, f[b"summary"].decode("utf-8", "replace"), *times, kept)
 
 
 class RedisCache(MemoryCache):
@@ -239,6 +245,13 @@ class RedisCache(MemoryCache):
                                                        super().get(origin))
             except _ERRORS as exc:
                 self._failed(exc)
+                return None
+            except ValueError as exc:  # not written by this package (or by an older one)
+                self._stats.inc_value("robotstxt/redis_errors")
+                logger.warning("robots.txt of %(origin)s: %(error)s in Redis; fetching it "
+                               "here", {"origin": origin, "error": exc},
+                               extra={"spider": self._spider()})
+                self._fetching[origin] = ""  # the answer fetched here replaces it
                 return None
             self._reached()
             if state == "fresh":
@@ -298,14 +311,15 @@ class RedisCache(MemoryCache):
             await asyncio.sleep(self._renew_every)
             try:
                 await self.store.renew(origin, token)
-            except _ERRORS:
+            except _ERRORS as exc:
+                self._failed(exc)
                 return  # the lease lapses: another process may fetch too, harmless
 
     def _failed(self, exc: BaseException) -> None:
         self._stats.inc_value("robotstxt/redis_errors")
         if self._down_until is None:
-            logger.warning("Redis at %(url)s unreachable (%(error)s): each process fetches "
-                           "robots.txt for itself until it answers again",
+            logger.warning("Redis at %(url)s unreachable (%(error)s): robots.txt is fetched "
+                           "by this process alone until Redis answers again",
                            {"url": self._url, "error": repr(exc)},
                            extra={"spider": self._spider()})
         self._down_until = time.monotonic() + RECONNECT_AFTER

@@ -224,6 +224,21 @@ def test_a_malformed_redis_url_is_an_error_in_the_log_not_a_stopped_crawl() -> N
             if line.startswith("ERROR") and "ROBOTS_POLICY_REDIS_URL" in line]
 
 
+def test_an_unreadable_entry_in_redis_is_replaced_by_a_fetch_not_obeyed(
+        redis_server: RedisServer) -> None:
+    with LocalServer({"/robots.txt": Reply(body=ROBOTS)}) as s:
+        key = f"robots_policy:{s.origin}"
+        redis_server.client.hset(key, mapping={"expires_at": time.time() + 3600,
+                                               "kind": "pickle", "body": "?"})
+        r = run_crawl(Pages, settings(redis_server.url),
+                      start_urls=urls([s], "/page", "/private/x"))
+    assert s.hits("/robots.txt") == 1
+    assert s.paths().count("/page") == 1 and "/private/x" not in s.paths()
+    assert r.stat("robotstxt/redis_errors") == 1
+    assert warnings(r, "unreadable entry .* in Redis; fetching it here")
+    assert redis_server.client.hget(key, "kind") == b"rules"  # replaced by the fetched one
+
+
 # -- the store on its own ------------------------------------------------------------------------
 
 

@@ -8,6 +8,7 @@ the cluster mode is untested.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import shutil
 import subprocess
@@ -22,7 +23,7 @@ from scrapy import Request, Spider
 
 from scrapy_robots_policy.origin import origin_of
 from scrapy_robots_policy.policy import Entry
-from scrapy_robots_policy.rediscache import RedisStore, decode, encode
+from scrapy_robots_policy.rediscache import RECONNECT_AFTER, RedisStore, decode, encode
 from scrapy_robots_policy.robotstxt import RobotsTxt
 from tests.support import LocalServer, Reply, Seen, free_ports, run_crawl, start_crawl
 
@@ -34,10 +35,20 @@ class RedisServer:
     url: str
     proc: subprocess.Popen[bytes]
     client: redis.Redis
+    command: list[str]
 
     def kill(self) -> None:
         self.proc.kill()
         self.proc.wait(10)
+
+    def restart(self) -> None:
+        """Start it again on the same port (empty), and wait until it answers."""
+        self.proc = subprocess.Popen(self.command, stdout=subprocess.DEVNULL)
+        for _ in range(200):
+            with contextlib.suppress(redis.ConnectionError):
+                self.client.ping()
+                return
+            time.sleep(0.05)
 
 
 @pytest.fixture
@@ -47,8 +58,9 @@ def redis_server() -> Iterator[RedisServer]:
         pytest.fail("redis-server is not installed (apt-get install redis-server); the "
                     "Redis tests must run, not be skipped", pytrace=False)
     port = next(free_ports(1))
-    proc = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                             "--appendonly", "no"], stdout=subprocess.DEVNULL)
+    command = [exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
+               "no"]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL)
     url = f"redis://127.0.0.1:{port}/0"
     client = redis.Redis.from_url(url)
     for _ in range(200):
@@ -60,10 +72,10 @@ def redis_server() -> Iterator[RedisServer]:
     else:
         proc.kill()
         pytest.fail(f"redis-server did not start on port {port}", pytrace=False)
-    server = RedisServer(url, proc, client)
+    server = RedisServer(url, proc, client, command)
     yield server
     client.close()
-    if proc.poll() is None:
+    if server.proc.poll() is None:
         server.kill()
 
 
@@ -199,6 +211,34 @@ def test_redis_killed_mid_crawl_each_process_fetches_for_itself_and_still_obeys(
     assert r.stat("robotstxt/forbidden/unreachable") == 1
     assert r.stat("robotstxt/redis_errors") >= 1
     assert len(warnings(r, r"Redis at redis://127\.0\.0\.1:\d+/0 unreachable")) == 1
+
+
+def test_redis_back_after_an_outage_is_used_again(redis_server: RedisServer) -> None:
+    page = {"Content-Type": "text/html"}
+
+    def kill(seen: Seen) -> Reply:
+        redis_server.kill()
+        return Reply(body="<html>redis killed</html>", headers=page)
+
+    def restart(seen: Seen) -> Reply:
+        redis_server.restart()
+        # Answered once this process may try Redis again.
+        return Reply(body="<html>redis back</html>", headers=page,
+                     delay=RECONNECT_AFTER + 0.5)
+
+    with LocalServer({"/robots.txt": Reply(body=ROBOTS), "/kill": kill}) as a, \
+            LocalServer({"/robots.txt": Reply(body=ROBOTS), "/restart": restart}) as b, \
+            LocalServer({"/robots.txt": Reply(body=ROBOTS)}) as c:
+        plan = {"/kill": [b.url("/restart")], "/restart": urls([c], "/page", "/private/x")}
+        r = run_crawl(Pages, settings(redis_server.url, DOWNLOAD_TIMEOUT=60),
+                      start_urls=[a.url("/kill")], plan=plan)
+    assert len(r.items) == 3
+    assert "/private/x" not in c.paths()
+    assert r.stat("robotstxt/redis_errors") == 1  # b's claim; c's went through
+    assert [line for line in r.log.splitlines()
+            if line.startswith("INFO") and "reachable again" in line]
+    assert redis_server.client.exists(f"robots_policy:{c.origin}")  # c's answer is shared
+    assert not redis_server.client.exists(f"robots_policy:{b.origin}")  # fetched while down
 
 
 def test_redis_unreachable_from_the_start_does_not_stop_the_crawl() -> None:

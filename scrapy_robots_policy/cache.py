@@ -3,13 +3,25 @@
 A broad crawl meets an unbounded number of origins; keeping every answer forever would
 grow without limit, so the cache holds at most ``max_origins`` entries and forgets the one
 unused for longest (it is simply fetched again if its origin comes back).
+
+:class:`MemoryCache` is the middleware's default backend (one cache per process);
+:mod:`.rediscache` shares answers between processes on top of it (``ROBOTS_POLICY_REDIS_URL``).
 """
 
 from __future__ import annotations
 
+import logging
 from collections import OrderedDict
 from collections.abc import Hashable, Iterator
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+from scrapy_robots_policy.origin import Origin
+from scrapy_robots_policy.policy import Entry, Policy
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+
+logger = logging.getLogger(__name__)
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -53,3 +65,36 @@ class LRUCache(Generic[K, V]):
     def __iter__(self) -> Iterator[K]:
         """Keys from least to most recently used (does not change the order)."""
         return iter(self._items)
+
+
+class MemoryCache(LRUCache[Origin, Entry]):
+    """The answers of one process: the default backend of the downloader middleware.
+
+    The middleware decides from :meth:`get` alone while an answer is fresh (no I/O on that
+    path), and calls :meth:`claim` before fetching, then :meth:`put` with the outcome.
+    """
+
+    async def claim(self, origin: Origin) -> Entry | None:
+        """An answer to use instead of fetching (another process fetched it), or ``None``:
+        this process fetches. In memory nobody else fetches."""
+        return None
+
+
+def make_cache(crawler: Crawler, policy: Policy) -> MemoryCache:
+    """The backend the settings ask for: in memory, or shared through Redis."""
+    settings = crawler.settings
+    max_origins = settings.getint("ROBOTS_POLICY_MAX_ORIGINS", 10_000)
+    url = settings.get("ROBOTS_POLICY_REDIS_URL")
+    if not url:
+        return MemoryCache(max_origins)
+    try:
+        from scrapy_robots_policy.rediscache import RedisCache
+
+        return RedisCache(max_origins, crawler, policy, url)
+    except Exception as exc:
+        # A misconfiguration (no redis package, a malformed URL, no asyncio reactor) must
+        # not stop the crawl nor make it obey less: each process fetches for itself.
+        crawler.stats.inc_value("robotstxt/redis_errors")  # type: ignore[union-attr]
+        logger.error("ROBOTS_POLICY_REDIS_URL is set but robots.txt cannot be shared "
+                     "(%(error)s): each process fetches its own", {"error": exc})
+        return MemoryCache(max_origins)

@@ -25,7 +25,7 @@ from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
 from scrapy.utils.httpobj import urlparse_cached
 from twisted.internet.defer import CancelledError, Deferred
 
-from scrapy_robots_policy.cache import LRUCache
+from scrapy_robots_policy.cache import MemoryCache, make_cache
 from scrapy_robots_policy.origin import Origin, origin_of, robots_url
 from scrapy_robots_policy.policy import (
     Answer,
@@ -138,8 +138,7 @@ class RobotsPolicyDownloaderMiddleware:
         self.crawler = crawler
         self._stats: StatsCollector = crawler.stats  # type: ignore[assignment]
         self._policy = Policy(policy_settings(settings))
-        self._cache: LRUCache[Origin, Entry] = LRUCache(
-            settings.getint("ROBOTS_POLICY_MAX_ORIGINS", 10_000))
+        self._cache: MemoryCache = make_cache(crawler, self._policy)
         self._fetch_timeout = settings.getfloat("ROBOTS_POLICY_FETCH_TIMEOUT", 10.0)
         download_timeout = settings.getfloat("DOWNLOAD_TIMEOUT", 180.0)
         if download_timeout > 0:  # a crawl told to wait less for pages waits less here too
@@ -292,7 +291,9 @@ class RobotsPolicyDownloaderMiddleware:
         """Fetch (and retry) the robots.txt of ``origin`` until the policy settles it."""
         entry: Entry | None = None
         try:
-            entry = await self._settle(origin, request)
+            entry = await self._cache.claim(origin)  # fetched by another process?
+            if entry is None:
+                entry = await self._settle(origin, request)
         except Exception:
             logger.exception("Error fetching the robots.txt of %(origin)s",
                              {"origin": origin}, extra={"spider": self.crawler.spider})

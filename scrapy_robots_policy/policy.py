@@ -84,6 +84,7 @@ class Answer:
     unparsable: bool = False
     #: No request left the crawler (see :attr:`Fetched.not_fetched`): allow all.
     not_fetched: bool = False
+    body: bytes | None = None  # the (capped) 2xx body ``rules`` come from
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,10 @@ class Entry:
     #: "unreachable" verdict given after the requests' patience ran out.
     fetched_at: float | None
     failures: int = 0  # consecutive failed fetches since the last definitive answer
+    #: The capped body ``rules`` were parsed from (``None`` for allow all / disallow all),
+    #: so that other processes can share the entry and parse it themselves. Usually the
+    #: very bytes object the parsed rules keep: no extra memory.
+    body: bytes | None = None
 
     @property
     def unreachable(self) -> bool:
@@ -158,7 +163,8 @@ class Policy:
             unparsable = _unparsable(rules, body)
             return Answer(rules, True, f"{status}, {len(body)} bytes{cut}"
                           + (", no robots.txt line in it: allow all" if unparsable else ""),
-                          status, self.ttl(fetched.cache_control), unparsable=unparsable)
+                          status, self.ttl(fetched.cache_control), unparsable=unparsable,
+                          body=body)
         if 300 <= status < 400:
             target, why = self._redirect_target(chain, fetched)
             if target is not None:
@@ -224,7 +230,7 @@ class Policy:
         now = self.now()
         if answer.definitive:
             ttl = s.ttl if answer.ttl is None else answer.ttl
-            return Step(Entry(answer.rules, answer.summary, now + ttl, now))
+            return Step(Entry(answer.rules, answer.summary, now + ttl, now, body=answer.body))
 
         failures = (previous.failures if previous else 0) + attempt
         # Retry-After may lengthen the wait, never shorten it below the backoff schedule:
@@ -240,7 +246,7 @@ class Policy:
             # retried later without holding any request.
             expires = min(now + wait, previous.fetched_at + s.stale_limit)
             return Step(Entry(previous.rules, previous.summary, expires, previous.fetched_at,
-                              failures))
+                              failures, previous.body))
 
         deadline = waiting_since + s.patience
         if not server_wait:

@@ -202,3 +202,38 @@ def free_ports(count: int) -> Iterator[int]:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             yield s.getsockname()[1]
+
+
+@dataclass
+class RunningCrawl:
+    """A crawl started by :func:`start_crawl`, running in its forked child."""
+
+    proc: Any
+    conn: Any
+
+    def result(self, timeout: float = 90) -> CrawlResult:
+        if not self.conn.poll(timeout):
+            self.proc.kill()
+            raise TimeoutError(f"crawl did not finish within {timeout} s")
+        result: CrawlResult = self.conn.recv()
+        self.proc.join(10)
+        if not result.stats:
+            raise RuntimeError("crawl failed:\n" + result.log)
+        return result
+
+    def kill(self) -> None:
+        """End the crawl's process at once, as a crash or an OOM kill would."""
+        self.proc.kill()
+        self.proc.join(10)
+
+
+def start_crawl(spider_cls: type, settings: dict[str, Any] | None = None,
+                **spider_kwargs: Any) -> RunningCrawl:
+    """Start one real crawl in a forked child and return at once (several may run at once)."""
+    ctx = multiprocessing.get_context("fork")
+    parent, child = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_crawl_in_child, args=(child, spider_cls, settings or {},
+                                                     spider_kwargs))
+    proc.start()
+    child.close()
+    return RunningCrawl(proc, parent)

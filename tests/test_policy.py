@@ -423,3 +423,14 @@ def test_not_fetched_is_allow_all_cached_like_a_404(policy: Policy, clock: Clock
     assert answer.summary == "not fetched (IgnoreRequest: not in cache): allow all"
     entry = policy.settle(None, answer, clock.t).entry
     assert entry is not None and entry.expires_at == clock.t + DAY
+
+
+def test_an_entry_keeps_the_body_its_rules_come_from_for_other_processes(
+        policy: Policy, clock: Clock) -> None:
+    good = good_entry(policy, clock)
+    assert good.body == RULES  # what the Redis cache shares; other processes parse it
+    clock.t += DAY + 1
+    kept = policy.settle(good, answer_of(policy, Fetched(503)), clock.t).entry
+    assert kept is not None and kept.body == RULES  # the last good copy, body included
+    missing = policy.settle(None, answer_of(policy, Fetched(404)), clock.t).entry
+    assert missing is not None and missing.body is None  # allow all: nothing to parse

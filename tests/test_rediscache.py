@@ -1,0 +1,343 @@
+"""Sharing robots.txt through Redis: one fetch per origin across processes, never less obeyed.
+
+A real ``redis-server`` runs on 127.0.0.1 per test; the crawls are real Scrapy processes.
+Without ``redis-server`` these tests fail (CI installs it): a silent skip would hide that
+the cluster mode is untested.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+import redis
+from scrapy import Request, Spider
+
+from scrapy_robots_policy.origin import origin_of
+from scrapy_robots_policy.policy import Entry
+from scrapy_robots_policy.rediscache import RECONNECT_AFTER, RedisStore, decode, encode
+from scrapy_robots_policy.robotstxt import RobotsTxt
+from tests.support import LocalServer, Reply, Seen, free_ports, run_crawl, start_crawl
+
+ROBOTS = "User-agent: *\nDisallow: /private\n"
+
+
+@dataclass
+class RedisServer:
+    url: str
+    proc: subprocess.Popen[bytes]
+    client: redis.Redis
+    command: list[str]
+
+    def kill(self) -> None:
+        self.proc.kill()
+        self.proc.wait(10)
+
+    def restart(self) -> None:
+        """Start it again on the same port (empty), and wait until it answers."""
+        self.proc = subprocess.Popen(self.command, stdout=subprocess.DEVNULL)
+        for _ in range(200):
+            with contextlib.suppress(redis.ConnectionError):
+                self.client.ping()
+                return
+            time.sleep(0.05)
+
+
+@pytest.fixture
+def redis_server() -> Iterator[RedisServer]:
+    exe = shutil.which("redis-server")
+    if exe is None:
+        pytest.fail("redis-server is not installed (apt-get install redis-server); the "
+                    "Redis tests must run, not be skipped", pytrace=False)
+    port = next(free_ports(1))
+    command = [exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
+               "no"]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    url = f"redis://127.0.0.1:{port}/0"
+    client = redis.Redis.from_url(url)
+    for _ in range(200):
+        try:
+            client.ping()
+            break
+        except redis.ConnectionError:
+            time.sleep(0.05)
+    else:
+        proc.kill()
+        pytest.fail(f"redis-server did not start on port {port}", pytrace=False)
+    server = RedisServer(url, proc, client, command)
+    yield server
+    client.close()
+    if server.proc.poll() is None:
+        server.kill()
+
+
+class Pages(Spider):
+    """Fetches ``start_urls``; after a page whose path is in ``plan``, fetches plan[path]."""
+
+    name = "pages"
+    plan: dict[str, list[str]] = {}  # noqa: RUF012 (set per crawl through a keyword)
+
+    async def start(self) -> Any:
+        for url in self.start_urls:
+            yield Request(url, dont_filter=True)
+
+    def parse(self, response: Any) -> Any:
+        yield {"url": response.url}
+        for url in self.plan.get("/" + response.url.split("/", 3)[3], []):
+            yield Request(url, dont_filter=True)
+
+
+def settings(url: str, **more: Any) -> dict[str, Any]:
+    return {"ADDONS": {"scrapy_robots_policy.Addon": 0}, "ROBOTSTXT_OBEY": True,
+            "RETRY_ENABLED": False, "ROBOTS_POLICY_FETCH_TIMEOUT": 2.0,
+            "ROBOTS_POLICY_REDIS_URL": url, **more}
+
+
+def urls(servers: list[LocalServer], *paths: str) -> list[str]:
+    return [s.url(p) for s in servers for p in paths]
+
+
+def warnings(result: Any, pattern: str) -> list[str]:
+    return [line for line in result.log.splitlines()
+            if line.startswith("WARNING") and re.search(pattern, line)]
+
+
+# -- across processes ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("processes", [2, 3])
+def test_processes_sharing_redis_fetch_each_robots_txt_once_and_all_obey_it(
+        redis_server: RedisServer, processes: int) -> None:
+    # A slow robots.txt, so that the processes ask for it while one of them fetches it.
+    robots = Reply(body=ROBOTS, delay=0.5)
+    with LocalServer({"/robots.txt": robots}) as a, LocalServer({"/robots.txt": robots}) as b, \
+            LocalServer({"/robots.txt": robots}) as c:
+        servers = [a, b, c]
+        start = urls(servers, "/page", "/private/x", "/private")
+        crawls = [start_crawl(Pages, settings(redis_server.url), start_urls=start)
+                  for _ in range(processes)]
+        results = [crawl.result() for crawl in crawls]
+    for s in servers:
+        assert s.hits("/robots.txt") == 1, s.paths()
+        assert s.hits("/page") == processes
+        assert not [p for p in s.paths() if p.startswith("/private")]
+    assert sum(r.stat("robotstxt/request_count") for r in results) == 3
+    assert sum(r.stat("robotstxt/redis_shared") for r in results) == 3 * (processes - 1)
+    for r in results:
+        assert len(r.items) == 3
+        assert r.stat("robotstxt/forbidden/rule") == 6
+        assert r.stat("robotstxt/redis_errors") == 0
+        assert not [line for line in r.log.splitlines()
+                    if line.startswith(("WARNING", "ERROR"))]
+    keys = sorted(k.decode() for k in redis_server.client.keys("robots_policy:*"))
+    assert keys == sorted(f"robots_policy:{s.origin}" for s in servers)  # leases released
+    assert all(redis_server.client.ttl(k) > 0 for k in keys)
+
+
+def test_a_cached_origin_is_decided_without_asking_redis_per_request(
+        redis_server: RedisServer) -> None:
+    with LocalServer({"/robots.txt": Reply(body=ROBOTS)}) as s:
+        start = [s.url(f"/p{n}") for n in range(40)] + [s.url(f"/private/{n}") for n in range(10)]
+        r = run_crawl(Pages, settings(redis_server.url), start_urls=start)
+    assert len(r.items) == 40
+    assert r.stat("robotstxt/forbidden/rule") == 10
+    stats = redis_server.client.info("commandstats")
+    scripts = sum(v["calls"] for k, v in stats.items() if k in ("cmdstat_evalsha",
+                                                                 "cmdstat_eval"))
+    assert 2 <= scripts <= 4  # one claim, one write (each maybe retried once to load it)
+
+
+def test_a_process_whose_fetch_dies_with_it_is_taken_over_after_its_lease(
+        redis_server: RedisServer) -> None:
+    asked: list[Seen] = []
+
+    def robots(seen: Seen) -> Reply:
+        asked.append(seen)
+        # The first process never gets its answer: it is killed while waiting for it.
+        return Reply(body=ROBOTS, delay=30 if len(asked) == 1 else 0)
+
+    lease = {"ROBOTS_POLICY_REDIS_LEASE_TIME": 1.0}
+    with LocalServer({"/robots.txt": robots}) as s:
+        start = urls([s], "/page", "/private/x")
+        first = start_crawl(Pages, settings(redis_server.url, **lease), start_urls=start)
+        for _ in range(600):
+            if asked:
+                break
+            time.sleep(0.05)
+        first.kill()
+        lease_key = f"robots_policy:{s.origin}#lease"
+        assert redis_server.client.exists(lease_key)  # held by a process that is gone
+        second = run_crawl(Pages, settings(redis_server.url, **lease), start_urls=start)
+    assert s.hits("/robots.txt") == 2  # the dead one's, then the one that took over
+    assert s.paths().count("/page") == 1
+    assert "/private/x" not in s.paths()
+    assert second.stat("robotstxt/request_count") == 1
+    assert second.stat("robotstxt/forbidden/rule") == 1
+    assert not redis_server.client.exists(lease_key)
+
+
+# -- Redis down --------------------------------------------------------------------------------
+
+
+def test_redis_killed_mid_crawl_each_process_fetches_for_itself_and_still_obeys(
+        redis_server: RedisServer) -> None:
+    def kill(seen: Seen) -> Reply:
+        redis_server.kill()
+        return Reply(body="<html>redis killed</html>", headers={"Content-Type": "text/html"})
+
+    with LocalServer({"/robots.txt": Reply(body=ROBOTS), "/kill": kill}) as a, \
+            LocalServer({"/robots.txt": Reply(body=ROBOTS)}) as b, \
+            LocalServer({"/robots.txt": Reply(status=503)}) as c:
+        plan = {"/kill": [*urls([b], "/page", "/private/x"), *urls([c], "/page"),
+                          a.url("/private/y"), a.url("/after")]}
+        r = run_crawl(Pages, settings(redis_server.url, ROBOTS_POLICY_RETRY_PATIENCE=0.5,
+                                      ROBOTS_POLICY_RETRY_BACKOFF=0.1),
+                      start_urls=[a.url("/kill")], plan=plan)
+    assert redis_server.proc.poll() is not None  # it was killed during the crawl
+    assert sorted(i["url"] for i in r.items) == sorted(
+        [a.url("/kill"), a.url("/after"), b.url("/page")])
+    assert [s.hits("/robots.txt") for s in (a, b)] == [1, 1]
+    assert c.hits("/robots.txt") >= 1
+    assert not [p for s in (a, b, c) for p in s.paths() if p.startswith("/private")]
+    assert c.paths().count("/page") == 0  # unreachable robots.txt: refused, not allowed
+    assert r.stat("robotstxt/forbidden/unreachable") == 1
+    assert r.stat("robotstxt/redis_errors") >= 1
+    assert len(warnings(r, r"Redis at redis://127\.0\.0\.1:\d+/0 unreachable")) == 1
+
+
+def test_redis_back_after_an_outage_is_used_again(redis_server: RedisServer) -> None:
+    page = {"Content-Type": "text/html"}
+
+    def kill(seen: Seen) -> Reply:
+        redis_server.kill()
+        return Reply(body="<html>redis killed</html>", headers=page)
+
+    def restart(seen: Seen) -> Reply:
+        redis_server.restart()
+        # Answered once this process may try Redis again.
+        return Reply(body="<html>redis back</html>", headers=page,
+                     delay=RECONNECT_AFTER + 0.5)
+
+    with LocalServer({"/robots.txt": Reply(body=ROBOTS), "/kill": kill}) as a, \
+            LocalServer({"/robots.txt": Reply(body=ROBOTS), "/restart": restart}) as b, \
+            LocalServer({"/robots.txt": Reply(body=ROBOTS)}) as c:
+        plan = {"/kill": [b.url("/restart")], "/restart": urls([c], "/page", "/private/x")}
+        r = run_crawl(Pages, settings(redis_server.url, DOWNLOAD_TIMEOUT=60),
+                      start_urls=[a.url("/kill")], plan=plan)
+    assert len(r.items) == 3
+    assert "/private/x" not in c.paths()
+    assert r.stat("robotstxt/redis_errors") == 1  # b's claim; c's went through
+    assert [line for line in r.log.splitlines()
+            if line.startswith("INFO") and "reachable again" in line]
+    assert redis_server.client.exists(f"robots_policy:{c.origin}")  # c's answer is shared
+    assert not redis_server.client.exists(f"robots_policy:{b.origin}")  # fetched while down
+
+
+def test_redis_unreachable_from_the_start_does_not_stop_the_crawl() -> None:
+    url = f"redis://:secret@127.0.0.1:{next(free_ports(1))}/0"
+    with LocalServer({"/robots.txt": Reply(body=ROBOTS)}) as s:
+        r = run_crawl(Pages, settings(url), start_urls=urls([s], "/page", "/private/x"))
+    assert s.paths().count("/robots.txt") == 1
+    assert "/private/x" not in s.paths()
+    assert len(r.items) == 1
+    assert r.stat("robotstxt/redis_errors") >= 1
+    assert warnings(r, "Redis at redis://127.0.0.1:.* unreachable")
+    assert "secret" not in r.log
+
+
+def test_a_malformed_redis_url_is_an_error_in_the_log_not_a_stopped_crawl() -> None:
+    with LocalServer({"/robots.txt": Reply(body=ROBOTS)}) as s:
+        r = run_crawl(Pages, settings("not-a-redis-url"),
+                      start_urls=urls([s], "/page", "/private/x"))
+    assert "/private/x" not in s.paths()
+    assert len(r.items) == 1
+    assert r.stat("robotstxt/redis_errors") == 1
+    assert [line for line in r.log.splitlines()
+            if line.startswith("ERROR") and "ROBOTS_POLICY_REDIS_URL" in line]
+
+
+def test_an_unreadable_entry_in_redis_is_replaced_by_a_fetch_not_obeyed(
+        redis_server: RedisServer) -> None:
+    with LocalServer({"/robots.txt": Reply(body=ROBOTS)}) as s:
+        key = f"robots_policy:{s.origin}"
+        redis_server.client.hset(key, mapping={"expires_at": time.time() + 3600,
+                                               "kind": "pickle", "body": "?"})
+        r = run_crawl(Pages, settings(redis_server.url),
+                      start_urls=urls([s], "/page", "/private/x"))
+    assert s.hits("/robots.txt") == 1
+    assert s.paths().count("/page") == 1 and "/private/x" not in s.paths()
+    assert r.stat("robotstxt/redis_errors") == 1
+    assert warnings(r, "unreadable entry .* in Redis; fetching it here")
+    assert redis_server.client.hget(key, "kind") == b"rules"  # replaced by the fetched one
+
+
+# -- the store on its own ------------------------------------------------------------------------
+
+
+NEW = b"User-agent: *\nDisallow: /new"
+
+
+def entry(body: bytes, at: float) -> Entry:
+    return Entry(RobotsTxt.parse(body), f"200, {len(body)} bytes", at + 100.0, at, 0, body)
+
+
+def test_an_older_answer_never_overwrites_a_newer_one(redis_server: RedisServer) -> None:
+    origin = origin_of("http://example.com/")
+    assert origin is not None
+
+    async def scenario() -> tuple[bool, bool, Any]:
+        store = RedisStore(redis_server.url)
+        try:
+            new, old = entry(NEW, 2000.0), entry(b"User-agent: *\nDisallow: /old", 1000.0)
+            newer = await store.write(origin, new, 2000.0, 2000.0)
+            older = await store.write(origin, old, 1000.0, 2001.0)  # the slow process
+            state, stored = await store.claim(origin, 2002.0, "t")
+            return newer, older, (state, stored)
+        finally:
+            await store.close()
+
+    newer, older, (state, stored) = asyncio.run(scenario())
+    assert (newer, older) == (True, False)
+    assert state == "fresh"
+    assert stored.body == NEW
+    assert not stored.rules.allowed("/new", "bot")
+    assert stored.fetched_at == 2000.0
+
+
+def test_one_lease_holder_at_a_time_and_its_answer_ends_the_wait(
+        redis_server: RedisServer) -> None:
+    origin = origin_of("http://example.com/")
+    assert origin is not None
+
+    async def scenario() -> list[str]:
+        store = RedisStore(redis_server.url, lease_time=60.0)
+        try:
+            states = [(await store.claim(origin, 10.0, "a"))[0],
+                      (await store.claim(origin, 10.0, "b"))[0],
+                      "renewed by b" if await store.renew(origin, "b") else "not b's",
+                      "renewed by a" if await store.renew(origin, "a") else "not a's"]
+            await store.write(origin, entry(b"Disallow: /x", 10.0), 10.0, 10.0, "a")
+            states.append((await store.claim(origin, 11.0, "b"))[0])
+            return states
+        finally:
+            await store.close()
+
+    assert asyncio.run(scenario()) == ["lease", "wait", "not b's", "renewed by a", "fresh"]
+
+
+def test_fixed_outcomes_and_times_survive_the_round_trip() -> None:
+    unreachable = Entry(RobotsTxt.disallow_all(), "503", 50.0, None, 3)
+    allow = Entry(RobotsTxt.allow_all(), "404: allow all", 60.0, 10.0)
+    for original in (unreachable, allow):
+        fields: list[bytes] = []
+        for name, value in encode(original).items():
+            fields += [name.encode(), value if isinstance(value, bytes) else value.encode()]
+        assert decode(fields) == original

@@ -310,21 +310,27 @@ def _keys(entry: _Entry) -> list[str]:
     return list(dict.fromkeys(keys)) if len(keys) > 1 else keys
 
 
+# The rules filed under one key of a _Crowd, best first, each with the numbers of the
+# grams it needs.
+_Filed = list[tuple[_Entry, tuple[int, ...]]]
+
+
 class _Crowd:
     """Many rules sharing one literal prefix (``/*q1`` ... ``/*q39999`` all start "/").
 
     Tried in order, each would cost a ``str.find`` over the path. Instead each rule is
     filed under one key its match requires (see ``_keys``), the one fewest other rules
-    share. A question finds which keys the rest of the path holds, with one pass per gram
-    width (the path's octets read through a ``memoryview`` as 1-, 2- or 4-octet ints, at
-    each alignment, intersected with the keys at C speed; or ``in`` for each key when a
-    width has few) and at most ``_MAX_SUFFIX`` dictionary look-ups for the "$" rules, and
-    then checks only the rules filed under those keys, best first. The work per question
-    is linear in the path, plus the rules sharing a key the path holds. Identical
-    patterns are checked once (only the best of them can decide).
+    share. A question first finds which grams of the rules' pieces the rest of the path
+    holds, with one pass per gram width (the path's octets read through a ``memoryview``
+    as 1-, 2- or 4-octet ints at each alignment, intersected with the rules' grams at C
+    speed; or ``in`` for each gram when a width has few) and at most ``_MAX_SUFFIX``
+    dictionary look-ups for the "$" rules. Only the rules filed under a key the path holds
+    are looked at, best first, and only those whose every gram it holds are matched.
+    The work per question is linear in the path, plus the rules sharing a key the path
+    holds. Identical patterns are matched once (only the best of them can decide).
     """
 
-    __slots__ = ("every", "grams", "suffixes", "unkeyed")
+    __slots__ = ("by_key", "every", "grams", "suffixes", "unkeyed")
 
     def __init__(self, entries: list[_Entry]) -> None:
         """``entries`` sorted best first (``_best_first``)."""
@@ -343,59 +349,68 @@ class _Crowd:
         # Tried as a small group would be: the first that matches is their best.
         self.unkeyed = tuple(unkeyed)
         shared = Counter(chain.from_iterable(keys for _, keys in keyed))
+        number = {key: n for n, key in enumerate(shared)}
         rarest = shared.__getitem__
-        by_key: dict[str, list[_Entry]] = {}
+        by_key: dict[int, _Filed] = {}
         for entry, keys in keyed:
-            # The key fewest rules share; the list stays best first.
-            by_key.setdefault(min(keys, key=rarest), []).append(entry)
-        grams: dict[int, dict[str, list[_Entry]]] = {}
-        suffixes: dict[int, dict[str, list[_Entry]]] = {}
-        for key, same in by_key.items():
-            if key[0] == "\n":
-                suffixes.setdefault(len(key) - 1, {})[key[1:]] = same
-            else:
-                grams.setdefault(len(key), {})[key] = same
+            needs = tuple(number[key] for key in keys if key[0] != "\n")
+            # The key fewest rules share; each list stays best first.
+            by_key.setdefault(number[min(keys, key=rarest)], []).append((entry, needs))
+        grams: dict[int, dict[str, int]] = {}
+        suffixes: dict[int, dict[str, int]] = {}
+        for key, n in number.items():
+            if key[0] != "\n":
+                grams.setdefault(len(key), {})[key] = n
+            elif n in by_key:
+                suffixes.setdefault(len(key) - 1, {})[key[1:]] = n
+        self.by_key = by_key
         self.grams = tuple(_gram_table(width, table) for width, table in sorted(grams.items()))
         self.suffixes = tuple(sorted(suffixes.items()))
 
-    def candidates(self, rest: str) -> list[list[_Entry]]:
-        """The rule lists (each best first) filed under keys that ``rest`` holds."""
-        found: list[list[_Entry]] = []
+    def present(self, rest: str) -> set[int]:
+        """The numbers of the keys that ``rest`` holds."""
+        found: set[int] = set()
         size = len(rest)
         octets: memoryview | None = None
         for width, probe, codes, by_code in self.grams:
             if width > size:
                 continue
             if probe is not None:
-                found.extend(same for gram, same in probe if gram in rest)
+                found.update(n for gram, n in probe if gram in rest)
                 continue
             if octets is None:
                 # Normalised paths are ASCII; "replace" keeps one octet per character.
                 octets = memoryview(rest.encode("ascii", "replace"))
             fmt = _GRAM_CODES[width]
-            present: set[int] = set()
             for shift in range(width):
                 end = shift + (size - shift) // width * width
-                present.update(codes.intersection(octets[shift:end].cast(fmt)))
-            found.extend(map(by_code.__getitem__, present))
+                held = codes.intersection(octets[shift:end].cast(fmt))
+                found.update(map(by_code.__getitem__, held))
         for width, by_suffix in self.suffixes:
             if width <= size:
-                same = by_suffix.get(rest[-width:])
-                if same is not None:
-                    found.append(same)
+                n = by_suffix.get(rest[-width:])
+                if n is not None:
+                    found.add(n)
         return found
+
+    def candidates(self, rest: str) -> tuple[set[int], list[_Filed]]:
+        """(keys ``rest`` holds, the lists of rules filed under them)."""
+        found = self.present(rest)
+        by_key = self.by_key
+        return found, [by_key[n] for n in found if n in by_key]
 
     def best(self, path: str, start: int, best: _Entry | None) -> _Entry | None:
         """``best`` or a better rule of this crowd matching ``path`` past ``start``."""
-        lists = self.candidates(path[start:])
+        found, lists = self.candidates(path[start:])
         lists.sort(key=_head_priority, reverse=True)
+        holds_all = found.issuperset
         for same in lists:
-            if best is not None and same[0][0] < best[0]:
+            if best is not None and same[0][0][0] < best[0]:
                 break  # every later list starts lower
-            for entry in same:
+            for entry, needs in same:
                 if best is not None and entry[0] < best[0]:
                     break
-                if _tail_matches(path, start, entry[3], entry[4], entry[5]):
+                if holds_all(needs) and _tail_matches(path, start, *entry[3:6]):
                     if _better(entry, best):
                         best = entry
                     break  # the rest of this list is no better
@@ -403,33 +418,33 @@ class _Crowd:
 
     def matching(self, path: str, start: int) -> list[_Entry]:
         """Every rule of the crowd matching ``path`` past ``start``, duplicates included."""
+        found, lists = self.candidates(path[start:])
+        keyed = (entry for same in lists for entry, needs in same if found.issuperset(needs))
         patterns = {
             entry[6]
-            for same in (self.unkeyed, *self.candidates(path[start:]))
-            for entry in same
+            for entry in chain(self.unkeyed, keyed)
             if _tail_matches(path, start, entry[3], entry[4], entry[5])
         }
         return [entry for entry in self.every if entry[6] in patterns]
 
 
-# (width, (gram, rules) pairs when few, else None; gram codes; rules by gram code)
-_GramTable = tuple[
-    int, "tuple[tuple[str, list[_Entry]], ...] | None", frozenset[int], dict[int, list[_Entry]]
-]
+# (width, (gram, number) pairs when few, else None; gram codes; numbers by gram code)
+_GramTable = tuple[int, "tuple[tuple[str, int], ...] | None", frozenset[int], dict[int, int]]
 
 
-def _gram_table(width: int, table: dict[str, list[_Entry]]) -> _GramTable:
-    """(width, (gram, rules) pairs when few, gram codes, rules by gram code)."""
+def _gram_table(width: int, table: dict[str, int]) -> _GramTable:
+    """How ``_Crowd.present`` finds the grams of one width: ``in`` each, or codes."""
     if len(table) <= _PROBE_KEYS:
         return width, tuple(table.items()), frozenset(), {}
     fmt = _GRAM_CODES[width]
-    by_code = {memoryview(gram.encode("ascii", "replace")).cast(fmt)[0]: same
-               for gram, same in table.items()}
+    by_code = {
+        memoryview(gram.encode("ascii", "replace")).cast(fmt)[0]: n for gram, n in table.items()
+    }
     return width, None, frozenset(by_code), by_code
 
 
-def _head_priority(same: list[_Entry]) -> int:
-    return same[0][0]
+def _head_priority(same: _Filed) -> int:
+    return same[0][0][0]
 
 
 class _Matcher:

@@ -273,9 +273,12 @@ def pattern_matches(path: str, pattern: str) -> bool:
 # normalised pattern). Priority is the pattern's length, as in Google's parser.
 _Entry = tuple[int, bool, int, int, str, "tuple[str, ...]", str]
 
-#: From this many rules on one literal prefix, they are indexed by a ``_Crowd``; fewer are
-#: simply tried in order.
+#: From this many rules on one literal prefix, they may be indexed by a ``_Crowd``; fewer
+#: are always tried in turn.
 _CROWD = 16
+#: ... and they are, once (rules) x (rest of the path + 32) exceeds this: below, trying
+#: them in turn is about as fast, and nothing needs building.
+_LINEAR_WORK = 4096
 #: Up to this many keys of one width, ``key in path`` for each is cheaper than listing
 #: every gram of the path (about 1 ns per character for ``in``, 30 for a gram).
 _PROBE_KEYS = 32
@@ -330,11 +333,10 @@ class _Crowd:
     holds. Identical patterns are matched once (only the best of them can decide).
     """
 
-    __slots__ = ("by_key", "every", "grams", "suffixes", "unkeyed")
+    __slots__ = ("by_key", "grams", "suffixes", "unkeyed")
 
-    def __init__(self, entries: list[_Entry]) -> None:
+    def __init__(self, entries: tuple[_Entry, ...]) -> None:
         """``entries`` sorted best first (``_best_first``)."""
-        self.every = entries  # for ``rules``, duplicates included
         unique: dict[str, _Entry] = {}
         for entry in entries:
             unique.setdefault(entry[6], entry)  # the first of each pattern is its best
@@ -401,6 +403,13 @@ class _Crowd:
 
     def best(self, path: str, start: int, best: _Entry | None) -> _Entry | None:
         """``best`` or a better rule of this crowd matching ``path`` past ``start``."""
+        for entry in self.unkeyed:
+            if best is not None and entry[0] < best[0]:
+                break
+            if _tail_matches(path, start, entry[3], entry[4], entry[5]):
+                if _better(entry, best):
+                    best = entry
+                break  # the first that matches is the best of them
         found, lists = self.candidates(path[start:])
         lists.sort(key=_head_priority, reverse=True)
         holds_all = found.issuperset
@@ -416,8 +425,9 @@ class _Crowd:
                     break  # the rest of this list is no better
         return best
 
-    def matching(self, path: str, start: int) -> list[_Entry]:
-        """Every rule of the crowd matching ``path`` past ``start``, duplicates included."""
+    def matching(self, path: str, start: int, every: tuple[_Entry, ...]) -> list[_Entry]:
+        """Those of ``every`` (the crowd's rules, duplicates included) matching ``path``
+        past ``start``."""
         found, lists = self.candidates(path[start:])
         keyed = (entry for same in lists for entry, needs in same if found.issuperset(needs))
         patterns = {
@@ -425,7 +435,7 @@ class _Crowd:
             for entry in chain(self.unkeyed, keyed)
             if _tail_matches(path, start, entry[3], entry[4], entry[5])
         }
-        return [entry for entry in self.every if entry[6] in patterns]
+        return [entry for entry in every if entry[6] in patterns]
 
 
 # (width, (gram, number) pairs when few, else None; gram codes; numbers by gram code)
@@ -455,8 +465,9 @@ class _Matcher:
     prefix that is a prefix of it. Every prefix of a path in the sorted list is an
     ancestor of the last entry not greater than the path (everything between a prefix
     and the path in sort order starts with that prefix), so a query bisects once and
-    walks up that chain, stopping once no ancestor can hold a longer rule. A prefix with
-    many rules has them indexed once more, by what each needs after it (``_Crowd``).
+    walks up that chain, stopping once no ancestor can hold a longer rule. The rules of
+    one prefix are tried best first, or, when many would each cost a search of a long
+    path, looked up in a ``_Crowd`` index built the first time it pays.
     """
 
     __slots__ = ("_crowds", "_entries", "_keys", "_parents", "_reach", "crawl_delay")
@@ -472,21 +483,18 @@ class _Matcher:
         self.crawl_delay = crawl_delay
         keys = sorted(by_prefix)
         entries: list[tuple[_Entry, ...]] = list(zip(map(by_prefix.__getitem__, keys)))
-        tops = [same[0][0] for same in entries]
-        crowds: dict[int, _Crowd] | None = None
+        # Index of each prefix with enough rules to be worth a _Crowd -> that index once
+        # built (None until a question needs it).
+        crowds: dict[int, _Crowd | None] | None = None
         if crowded:
             for prefix, same in crowded.items():
                 same.sort(key=_best_first)
                 index = bisect_left(keys, prefix)
-                tops[index] = same[0][0]
-                if len(same) < _CROWD:
-                    entries[index] = tuple(same)
-                    continue
-                crowd = _Crowd(same)
-                if crowds is None:
-                    crowds = {}
-                crowds[index] = crowd
-                entries[index] = crowd.unkeyed
+                entries[index] = tuple(same)
+                if len(same) >= _CROWD:
+                    if crowds is None:
+                        crowds = {}
+                    crowds[index] = None
         parents: list[int] = []
         reach: list[int] = []
         for index, key in enumerate(keys):
@@ -495,7 +503,7 @@ class _Matcher:
             parent = index - 1
             while parent >= 0 and not key.startswith(keys[parent]):
                 parent = parents[parent]
-            top = tops[index]
+            top = entries[index][0][0]
             if parent >= 0 and reach[parent] > top:
                 top = reach[parent]
             parents.append(parent)
@@ -520,6 +528,13 @@ class _Matcher:
                 break
             key = keys[index]
             if path.startswith(key):
+                if crowds is not None and index in crowds:
+                    crowd = self._crowd(index, len(path) - len(key))
+                    if crowd is not None:
+                        best = crowd.best(path, len(key), best)
+                        best_prio = 0 if best is None else best[0]
+                        index = parents[index]
+                        continue
                 for entry in self._entries[index]:
                     prio = entry[0]
                     if prio < best_prio:
@@ -538,28 +553,41 @@ class _Matcher:
                             best = entry
                             best_prio = prio
                         break
-                if crowds is not None and index in crowds:
-                    best = crowds[index].best(path, len(key), best)
-                    best_prio = 0 if best is None else best[0]
             index = parents[index]
         return best
+
+    def _crowd(self, index: int, rest: int) -> _Crowd | None:
+        """The index of a crowded prefix, if trying its rules in turn would cost more:
+        each of them may search the ``rest`` characters of the path."""
+        crowd = self._crowds[index]  # type: ignore[index]
+        if crowd is None:
+            group = self._entries[index]
+            if len(group) * (rest + 32) <= _LINEAR_WORK:
+                return None
+            crowd = self._crowds[index] = _Crowd(group)  # type: ignore[index]
+        return crowd
 
     def matching(self, path: str) -> list[_Entry]:
         """Every rule matching a normalised path, in no particular order."""
         keys = self._keys
-        crowds = self._crowds or {}
+        crowds = self._crowds
         found: list[_Entry] = []
         index = bisect_right(keys, path) - 1
         while index >= 0:
             key = keys[index]
             if path.startswith(key):
-                crowd = crowds.get(index)
+                group = self._entries[index]
+                crowd = (
+                    self._crowd(index, len(path) - len(key))
+                    if crowds is not None and index in crowds
+                    else None
+                )
                 if crowd is not None:
-                    found.extend(crowd.matching(path, len(key)))
+                    found.extend(crowd.matching(path, len(key), group))
                 else:
                     found.extend(
                         entry
-                        for entry in self._entries[index]
+                        for entry in group
                         if _tail_matches(path, len(key), entry[3], entry[4], entry[5])
                     )
             index = self._parents[index]
@@ -567,12 +595,7 @@ class _Matcher:
 
     def rules(self) -> list[Rule]:
         """Every rule, in file order."""
-        crowds = self._crowds or {}
-        found = [
-            Rule(e[1], e[6], e[2] or None)
-            for index, group in enumerate(self._entries)
-            for e in (crowds[index].every if index in crowds else group)
-        ]
+        found = [Rule(e[1], e[6], e[2] or None) for group in self._entries for e in group]
         return sorted(found, key=lambda rule: rule.line or 0)
 
 

@@ -276,9 +276,9 @@ _Entry = tuple[int, bool, int, int, str, "tuple[str, ...]", str]
 #: From this many rules on one literal prefix, they may be indexed by a ``_Crowd``; fewer
 #: are always tried in turn.
 _CROWD = 16
-#: ... and they are, once (rules) x (rest of the path + 32) exceeds this: below, trying
-#: them in turn is about as fast, and nothing needs building.
-_LINEAR_WORK = 4096
+#: The index answers a question when trying the rules in turn would cost more: when
+#: (rules) x (rest of the path + 32) is above this. It is built the first time.
+_LINEAR_WORK = 65_536
 #: Up to this many keys of one width, ``key in path`` for each is cheaper than listing
 #: every gram of the path (about 1 ns per character for ``in``, 30 for a gram).
 _PROBE_KEYS = 32
@@ -298,7 +298,7 @@ def _better(entry: _Entry, best: _Entry | None) -> bool:
 def _keys(entry: _Entry) -> list[str]:
     """What a rule's match requires after its prefix, each enough to find it by.
 
-    A gram (1, 2 or 4 characters) of a literal piece must occur in the rest of the path;
+    Each gram (1, 2 or 4 characters) of a literal piece must occur in the path;
     for a "$" rule, "\n" + the end of its last piece must end the path ("\n" never
     occurs in a pattern, so the two kinds of key cannot collide). Empty: the rule matches
     whenever its prefix does (``/*``, ``/a*$``), or only the prefix itself (``/a$``).
@@ -308,8 +308,11 @@ def _keys(entry: _Entry) -> list[str]:
     keys = ["\n" + last[-_MAX_SUFFIX:]] if last and kind in (_ENDS, _GLOB_ENDS) else []
     for piece in (last, *middles):
         if piece:
+            # Side by side, and one ending the piece: every character is in one, and a
+            # long pattern costs no more grams than it has characters / width.
             width = 4 if len(piece) >= 4 else 2 if len(piece) >= 2 else 1
-            keys.extend(piece[i : i + width] for i in range(len(piece) - width + 1))
+            keys.extend(piece[i : i + width] for i in range(0, len(piece) - width, width))
+            keys.append(piece[-width:])
     return list(dict.fromkeys(keys)) if len(keys) > 1 else keys
 
 
@@ -470,7 +473,7 @@ class _Matcher:
     path, looked up in a ``_Crowd`` index built the first time it pays.
     """
 
-    __slots__ = ("_crowds", "_entries", "_keys", "_parents", "_reach", "crawl_delay")
+    __slots__ = ("_crowds", "_entries", "_indexed", "_keys", "_parents", "_reach", "crawl_delay")
 
     def __init__(
         self,
@@ -483,9 +486,9 @@ class _Matcher:
         self.crawl_delay = crawl_delay
         keys = sorted(by_prefix)
         entries: list[tuple[_Entry, ...]] = list(zip(map(by_prefix.__getitem__, keys)))
-        # Index of each prefix with enough rules to be worth a _Crowd -> that index once
-        # built (None until a question needs it).
-        crowds: dict[int, _Crowd | None] | None = None
+        # Index of each prefix with enough rules for a _Crowd -> the length of the rest of
+        # the path above which it answers (see _LINEAR_WORK); built on first use.
+        crowds: dict[int, int] | None = None
         if crowded:
             for prefix, same in crowded.items():
                 same.sort(key=_best_first)
@@ -494,7 +497,7 @@ class _Matcher:
                 if len(same) >= _CROWD:
                     if crowds is None:
                         crowds = {}
-                    crowds[index] = None
+                    crowds[index] = _LINEAR_WORK // len(same) - 32
         parents: list[int] = []
         reach: list[int] = []
         for index, key in enumerate(keys):
@@ -513,6 +516,7 @@ class _Matcher:
         self._reach = reach  # the longest rule of a prefix and all its ancestors
         self._entries = entries
         self._crowds = crowds
+        self._indexed: dict[int, _Crowd] = {}
 
     def best(self, path: str) -> _Entry | None:
         """The deciding rule for a normalised path, or None when no rule matches."""
@@ -528,13 +532,11 @@ class _Matcher:
                 break
             key = keys[index]
             if path.startswith(key):
-                if crowds is not None and index in crowds:
-                    crowd = self._crowd(index, len(path) - len(key))
-                    if crowd is not None:
-                        best = crowd.best(path, len(key), best)
-                        best_prio = 0 if best is None else best[0]
-                        index = parents[index]
-                        continue
+                if crowds is not None and len(path) - len(key) > crowds.get(index, MAX_BYTES):
+                    best = self._crowd(index).best(path, len(key), best)
+                    best_prio = 0 if best is None else best[0]
+                    index = parents[index]
+                    continue
                 for entry in self._entries[index]:
                     prio = entry[0]
                     if prio < best_prio:
@@ -556,15 +558,11 @@ class _Matcher:
             index = parents[index]
         return best
 
-    def _crowd(self, index: int, rest: int) -> _Crowd | None:
-        """The index of a crowded prefix, if trying its rules in turn would cost more:
-        each of them may search the ``rest`` characters of the path."""
-        crowd = self._crowds[index]  # type: ignore[index]
+    def _crowd(self, index: int) -> _Crowd:
+        """The index of the rules of a crowded prefix, built the first time."""
+        crowd = self._indexed.get(index)
         if crowd is None:
-            group = self._entries[index]
-            if len(group) * (rest + 32) <= _LINEAR_WORK:
-                return None
-            crowd = self._crowds[index] = _Crowd(group)  # type: ignore[index]
+            crowd = self._indexed[index] = _Crowd(self._entries[index])
         return crowd
 
     def matching(self, path: str) -> list[_Entry]:
@@ -577,13 +575,8 @@ class _Matcher:
             key = keys[index]
             if path.startswith(key):
                 group = self._entries[index]
-                crowd = (
-                    self._crowd(index, len(path) - len(key))
-                    if crowds is not None and index in crowds
-                    else None
-                )
-                if crowd is not None:
-                    found.extend(crowd.matching(path, len(key), group))
+                if crowds is not None and len(path) - len(key) > crowds.get(index, MAX_BYTES):
+                    found.extend(self._crowd(index).matching(path, len(key), group))
                 else:
                     found.extend(
                         entry

@@ -11,7 +11,8 @@ then asks about every request, so the work is split in three:
   parsed object per agent.
 * A question is then a path extraction, a percent-encoding check and a walk over a sorted
   list of literal prefixes (``bisect``), so a group of 20,000 rules costs about as much
-  as a group of ten.
+  as a group of ten. Rules sharing one prefix by the hundred (``/*q1`` ... ``/*q40000``)
+  are indexed again by a rare gram of their literal pieces (``_Crowd``).
 
 Matching never uses a regular expression: ``*`` is handled by greedy leftmost
 ``str.find`` of the literal pieces, which is linear-ish in the URL and pattern lengths.

@@ -280,6 +280,8 @@ _CROWD = 16
 #: The index answers a question when trying the rules in turn would cost more: when
 #: (rules) x (rest of the path + 32) is above this. It is built the first time.
 _LINEAR_WORK = 65_536
+#: The same bound for the rules of all the uncrowded prefixes of a path together.
+_SPREAD_WORK = 65_536
 #: Up to this many keys of one width, ``key in path`` for each is cheaper than listing
 #: every gram of the path (about 1 ns per character for ``in``, 30 for a gram).
 _PROBE_KEYS = 32
@@ -318,8 +320,8 @@ def _keys(entry: _Entry) -> list[str]:
 
 
 # The rules filed under one key of a _Crowd, best first, each with the numbers of the
-# grams it needs.
-_Filed = list[tuple[_Entry, tuple[int, ...]]]
+# grams it needs and its literal prefix.
+_Filed = list[tuple[_Entry, tuple[int, ...], str]]
 
 
 class _Crowd:
@@ -360,8 +362,9 @@ class _Crowd:
         by_key: dict[int, _Filed] = {}
         for entry, keys in keyed:
             needs = tuple(number[key] for key in keys if key[0] != "\n")
+            prefix = entry[6][: entry[6].find("*")]  # a rule with a key has a "*"
             # The key fewest rules share; each list stays best first.
-            by_key.setdefault(number[min(keys, key=rarest)], []).append((entry, needs))
+            by_key.setdefault(number[min(keys, key=rarest)], []).append((entry, needs, prefix))
         grams: dict[int, dict[str, int]] = {}
         suffixes: dict[int, dict[str, int]] = {}
         for key, n in number.items():
@@ -420,10 +423,14 @@ class _Crowd:
         for same in lists:
             if best is not None and same[0][0][0] < best[0]:
                 break  # every later list starts lower
-            for entry, needs in same:
+            for entry, needs, prefix in same:
                 if best is not None and entry[0] < best[0]:
                     break
-                if holds_all(needs) and _tail_matches(path, start, *entry[3:6]):
+                if (
+                    holds_all(needs)
+                    and path.startswith(prefix)
+                    and _tail_matches(path, len(prefix), *entry[3:6])
+                ):
                     if _better(entry, best):
                         best = entry
                     break  # the rest of this list is no better
@@ -433,12 +440,15 @@ class _Crowd:
         """Those of ``every`` (the crowd's rules, duplicates included) matching ``path``
         past ``start``."""
         found, lists = self.candidates(path[start:])
-        keyed = (entry for same in lists for entry, needs in same if found.issuperset(needs))
-        patterns = {
+        patterns = {e[6] for e in self.unkeyed if _tail_matches(path, start, e[3], e[4], e[5])}
+        patterns.update(
             entry[6]
-            for entry in chain(self.unkeyed, keyed)
-            if _tail_matches(path, start, entry[3], entry[4], entry[5])
-        }
+            for same in lists
+            for entry, needs, prefix in same
+            if found.issuperset(needs)
+            and path.startswith(prefix)
+            and _tail_matches(path, len(prefix), entry[3], entry[4], entry[5])
+        )
         return [entry for entry in every if entry[6] in patterns]
 
 
@@ -474,7 +484,16 @@ class _Matcher:
     path, looked up in a ``_Crowd`` index built the first time it pays.
     """
 
-    __slots__ = ("_crowds", "_entries", "_indexed", "_keys", "_parents", "_reach", "crawl_delay")
+    __slots__ = (
+        "_crowds",
+        "_entries",
+        "_indexed",
+        "_keys",
+        "_longest",
+        "_parents",
+        "_reach",
+        "crawl_delay",
+    )
 
     def __init__(
         self,
@@ -501,6 +520,7 @@ class _Matcher:
                     crowds[index] = _LINEAR_WORK // len(same) - 32
         parents: list[int] = []
         reach: list[int] = []
+        chained: list[int] = []
         for index, key in enumerate(keys):
             # The prefixes of ``key`` in the list are the previous key and its ancestors
             # (everything between a prefix and ``key`` in sort order starts with it).
@@ -512,9 +532,16 @@ class _Matcher:
                 top = reach[parent]
             parents.append(parent)
             reach.append(top)
+            own = 0 if crowds is not None and index in crowds else len(entries[index])
+            chained.append(own + chained[parent] if parent >= 0 else own)
+        # The path length above which those rules are too many to try in turn.
+        longest = [_SPREAD_WORK // count - 32 if count else MAX_BYTES for count in chained]
         self._keys = keys
         self._parents = parents
         self._reach = reach  # the longest rule of a prefix and all its ancestors
+        # Per prefix, from its chain's rules (those of uncrowded prefixes): a longer path
+        # asks the _Crowd of them all (key -1; 1,000 nested "/a...a*b<k>" call for it).
+        self._longest = longest
         self._entries = entries
         self._crowds = crowds
         self._indexed: dict[int, _Crowd] = {}
@@ -523,6 +550,8 @@ class _Matcher:
         """The deciding rule for a normalised path, or None when no rule matches."""
         keys = self._keys
         index = bisect_right(keys, path) - 1
+        if index >= 0 and len(path) > self._longest[index]:
+            return self._best_spread(path, index)
         parents = self._parents
         reach = self._reach
         crowds = self._crowds
@@ -559,11 +588,50 @@ class _Matcher:
             index = parents[index]
         return best
 
+    def _best_spread(self, path: str, index: int) -> _Entry | None:
+        """``best`` when the path's prefixes hold many rules between them: the walk up
+        the chain tries only the rules without a key (see ``_keys``), and the _Crowd of
+        every uncrowded prefix's keyed rules finds the rest."""
+        keys = self._keys
+        crowds = self._crowds
+        best = None
+        while index >= 0:
+            if best is not None and self._reach[index] < best[0]:
+                break
+            key = keys[index]
+            if path.startswith(key):
+                if crowds is not None and index in crowds:
+                    best = self._crowd(index).best(path, len(key), best)
+                else:
+                    for entry in self._entries[index]:
+                        if best is not None and entry[0] < best[0]:
+                            break
+                        if entry[3] >= _FIND and (entry[4] or entry[5]):
+                            continue  # in the spread _Crowd
+                        if _tail_matches(path, len(key), entry[3], entry[4], entry[5]):
+                            if _better(entry, best):
+                                best = entry
+                            break
+            index = self._parents[index]
+        return self._crowd(-1).best(path, 0, best)
+
     def _crowd(self, index: int) -> _Crowd:
         """The index of the rules of a crowded prefix, built the first time."""
         crowd = self._indexed.get(index)
         if crowd is None:
-            crowd = self._indexed[index] = _Crowd(self._entries[index])
+            if index >= 0:
+                group = self._entries[index]
+            else:
+                crowds = self._crowds or {}
+                spread = [
+                    entry
+                    for i, same in enumerate(self._entries)
+                    if i not in crowds
+                    for entry in same
+                    if entry[3] >= _FIND and (entry[4] or entry[5])
+                ]
+                group = tuple(sorted(spread, key=_best_first))
+            crowd = self._indexed[index] = _Crowd(group)
         return crowd
 
     def matching(self, path: str) -> list[_Entry]:

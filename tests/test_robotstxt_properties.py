@@ -164,18 +164,21 @@ CROWDED_RULE = st.tuples(
     rules=st.lists(CROWDED_RULE, min_size=16, max_size=80),
     paths=st.lists(st.text(alphabet="/ab1q", max_size=40), min_size=1, max_size=6),
     probe=st.booleans(),
+    spread=st.booleans(),
 )
 def test_crowded_wildcard_index_equals_brute_force(
-    rules: list[tuple[bool, str]], paths: list[str], probe: bool
+    rules: list[tuple[bool, str]], paths: list[str], probe: bool, spread: bool
 ) -> None:
     """Decision, deciding line and explain's list, against trying every rule in turn;
-    with the index's keys found by ``in`` each, or by listing the path's grams."""
+    with the index's keys found by ``in`` each, or by listing the path's grams; with the
+    rules of uncrowded prefixes tried in turn, or in an index of them all."""
     body = "User-agent: *\n" + "".join(
         f"{'Allow' if allow else 'Disallow'}: {pattern}\n" for allow, pattern in rules
     )
-    saved = robotstxt._PROBE_KEYS, robotstxt._LINEAR_WORK
+    saved = robotstxt._PROBE_KEYS, robotstxt._LINEAR_WORK, robotstxt._SPREAD_WORK
     # Always the index, never rules tried in turn; its grams found by "in" or by listing.
-    robotstxt._PROBE_KEYS, robotstxt._LINEAR_WORK = (saved[0] if probe else 0), 0
+    robotstxt._PROBE_KEYS = saved[0] if probe else 0
+    robotstxt._LINEAR_WORK, robotstxt._SPREAD_WORK = 0, 0 if spread else MAX_BYTES**2
     try:
         parsed = RobotsTxt.parse(body)
         for path in paths:
@@ -194,7 +197,7 @@ def test_crowded_wildcard_index_equals_brute_force(
             explained = parsed.explain("http://h" + path, "x").matches
             assert [r.line for r in explained] == sorted(line for _, _, line in matching), path
     finally:
-        robotstxt._PROBE_KEYS, robotstxt._LINEAR_WORK = saved
+        robotstxt._PROBE_KEYS, robotstxt._LINEAR_WORK, robotstxt._SPREAD_WORK = saved
 
 
 URL_PIECES = st.lists(

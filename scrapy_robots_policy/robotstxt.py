@@ -489,6 +489,7 @@ class _Matcher:
         "_entries",
         "_indexed",
         "_keys",
+        "_long",
         "_longest",
         "_parents",
         "_reach",
@@ -509,6 +510,7 @@ class _Matcher:
         # Index of each prefix with enough rules for a _Crowd -> the length of the rest of
         # the path above which it answers (see _LINEAR_WORK); built on first use.
         crowds: dict[int, int] | None = None
+        uncrowded = len(keys)  # rules of uncrowded prefixes
         if crowded:
             for prefix, same in crowded.items():
                 same.sort(key=_best_first)
@@ -518,9 +520,11 @@ class _Matcher:
                     if crowds is None:
                         crowds = {}
                     crowds[index] = _LINEAR_WORK // len(same) - 32
+                    uncrowded -= 1
+                else:
+                    uncrowded += len(same) - 1
         parents: list[int] = []
         reach: list[int] = []
-        chained: list[int] = []
         for index, key in enumerate(keys):
             # The prefixes of ``key`` in the list are the previous key and its ancestors
             # (everything between a prefix and ``key`` in sort order starts with it).
@@ -532,16 +536,13 @@ class _Matcher:
                 top = reach[parent]
             parents.append(parent)
             reach.append(top)
-            own = 0 if crowds is not None and index in crowds else len(entries[index])
-            chained.append(own + chained[parent] if parent >= 0 else own)
-        # The path length above which those rules are too many to try in turn.
-        longest = [_SPREAD_WORK // count - 32 if count else MAX_BYTES for count in chained]
         self._keys = keys
         self._parents = parents
         self._reach = reach  # the longest rule of a prefix and all its ancestors
-        # Per prefix, from its chain's rules (those of uncrowded prefixes): a longer path
-        # asks the _Crowd of them all (key -1; 1,000 nested "/a...a*b<k>" call for it).
-        self._longest = longest
+        # Paths up to this long never have too many rules on their prefixes' chain to
+        # try in turn (see ``_longest``).
+        self._long = _SPREAD_WORK // uncrowded - 32 if uncrowded else MAX_BYTES
+        self._longest: list[int] | None = None
         self._entries = entries
         self._crowds = crowds
         self._indexed: dict[int, _Crowd] = {}
@@ -550,7 +551,7 @@ class _Matcher:
         """The deciding rule for a normalised path, or None when no rule matches."""
         keys = self._keys
         index = bisect_right(keys, path) - 1
-        if index >= 0 and len(path) > self._longest[index]:
+        if len(path) > self._long and index >= 0 and len(path) > self._chain_limits()[index]:
             return self._best_spread(path, index)
         parents = self._parents
         reach = self._reach
@@ -587,6 +588,20 @@ class _Matcher:
                         break
             index = parents[index]
         return best
+
+    def _chain_limits(self) -> list[int]:
+        """Per prefix, the path length above which the rules of its chain's uncrowded
+        prefixes are too many to try in turn (1,000 nested "/a...a*b<k>"): a longer path
+        asks the _Crowd of them all (``_best_spread``)."""
+        if self._longest is None:
+            crowds = self._crowds or {}
+            chained: list[int] = []
+            for index, group in enumerate(self._entries):
+                own = 0 if index in crowds else len(group)
+                parent = self._parents[index]
+                chained.append(own + chained[parent] if parent >= 0 else own)
+            self._longest = [_SPREAD_WORK // n - 32 if n else MAX_BYTES for n in chained]
+        return self._longest
 
     def _best_spread(self, path: str, index: int) -> _Entry | None:
         """``best`` when the path's prefixes hold many rules between them: the walk up

@@ -325,7 +325,8 @@ _Filed = list[tuple[_Entry, tuple[int, ...], str]]
 
 
 class _Crowd:
-    """Many rules sharing one literal prefix (``/*q1`` ... ``/*q39999`` all start "/").
+    """Many rules sharing one literal prefix (``/*q1`` ... ``/*q39999`` all start "/"), or
+    the keyed rules of all the prefixes with few (``_Matcher._best_spread``).
 
     Tried in order, each would cost a ``str.find`` over the path. Instead each rule is
     filed under one key its match requires (see ``_keys``), the one fewest other rules
@@ -631,7 +632,8 @@ class _Matcher:
         return self._crowd(-1).best(path, 0, best)
 
     def _crowd(self, index: int) -> _Crowd:
-        """The index of the rules of a crowded prefix, built the first time."""
+        """The _Crowd of a crowded prefix's rules (``index`` -1: of every uncrowded
+        prefix's rules with a key), built the first time."""
         crowd = self._indexed.get(index)
         if crowd is None:
             if index >= 0:

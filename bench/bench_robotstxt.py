@@ -2,6 +2,7 @@
 
     python bench/bench_robotstxt.py            # whole corpus, 5 rounds
     python bench/bench_robotstxt.py --quick    # every 8th file, 2 rounds
+    python bench/bench_robotstxt.py --worst-case  # adversarial files and 2 KB / 100 KB URLs
 
 Peers: scrapy_robots_policy.RobotsTxt (ours), Protego (Scrapy's default parser, the
 baseline), Google's C++ reference parser through jwm.robotstxt (pybind) and through
@@ -22,12 +23,14 @@ import gc
 import os
 import random
 import re
+import signal
 import statistics
 import sys
 import time
 import tracemalloc
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -235,6 +238,188 @@ def pathological() -> list[tuple[str, float]]:
     return results
 
 
+# --- worst case: files and URLs built to defeat the matcher ------------------------------
+
+WORST_URL_SIZES = (2_000, 100_000)
+#: Protego gets this many seconds per measurement; past that it is reported as "> cap".
+PROTEGO_CAP_SECONDS = 3.0
+
+
+def _cut(lines: list[str]) -> bytes:
+    """The body as every parser here will read it: at most 500 KiB, whole lines."""
+    body = ("\n".join(lines) + "\n").encode()
+    if len(body) > 500 * 1024:
+        body = body[: body.rfind(b"\n", 0, 500 * 1024) + 1]
+    return body
+
+
+def _fill(size: int, unit: str) -> str:
+    """A URL path of ``size`` characters repeating ``unit``."""
+    return "/" + (unit * (size // max(1, len(unit)) + 1))[: size - 1]
+
+
+def worst_files() -> list[tuple[str, bytes, Callable[[int], list[str]]]]:
+    """(name, body, URLs of a given size): each shape aims at one way to defeat an index."""
+    rnd = random.Random(40_000)
+    shapes: list[tuple[str, bytes, Callable[[int], list[str]]]] = []
+
+    def common(size: int) -> list[str]:
+        letters = "abcdefghijklmnopqrstuvwxyz0123456789-_./"
+        return [_fill(size, "a"), "/" + "".join(rnd.choice(letters) for _ in range(size - 1))]
+
+    head = ["User-agent: *"]
+    shapes.append(
+        (
+            "40k Disallow: /*q<i>",
+            _cut(head + [f"Disallow: /*q{i}" for i in range(40_000)]),
+            lambda n: [*common(n), _fill(n, "qx"), _fill(n, "q1-"), _fill(n, "q12345")],
+        )
+    )
+    mixed = []
+    for i in range(20_000):
+        mixed.append(
+            [
+                f"Disallow: /s{i % 40}/p{i}/",
+                f"Disallow: /*q{i}",
+                f"Allow: /*x{i}*.pdf$",
+                f"Disallow: /d{i % 40}/*y{i}*z",
+                f"Disallow: /*{i}.php$",
+            ][i % 5]
+        )
+    shapes.append(
+        (
+            "20k mixed (prefix, /*q, *.pdf$, *y*z, .php$)",
+            _cut(head + mixed),
+            lambda n: [*common(n), _fill(n, "x1y2.pdf"), _fill(n, "d1/y12z") + ".php"],
+        )
+    )
+    pieces = ["ab", "cd", "ef", "gh", "ij", "kl", "mn", "op"]
+    shared = [
+        "Disallow: /*" + "*".join(rnd.sample(pieces, 5)) for _ in range(30_000)
+    ]  # every key is shared by thousands of rules
+    shapes.append(
+        (
+            "30k /*ab*cd*ef*gh*ij orders of 8 pieces",
+            _cut(head + shared),
+            lambda n: [*common(n), _fill(n, "".join(pieces[::-1])), _fill(n, "".join(pieces))],
+        )
+    )
+    shapes.append(
+        (
+            "20k /*common-literal*x<i>",
+            _cut(head + [f"Disallow: /*common-literal*x{i}" for i in range(20_000)]),
+            lambda n: [*common(n), _fill(n, "common-literal-x"), _fill(n, "x1common-literal")],
+        )
+    )
+    shapes.append(
+        (
+            "1000 /*...* (only stars) + 40k /*",
+            _cut(head + [f"Disallow: /{'*' * k}" for k in range(1, 1_000)] + ["Allow: /*"] * 40000),
+            common,
+        )
+    )
+    long = "L" * 2_000
+    shapes.append(
+        (
+            "250 /*<2,000-char literal><i>",
+            _cut(head + [f"Disallow: /*{long}{i}" for i in range(250)]),
+            lambda n: [*common(n), _fill(n, long + "x"), _fill(n, "L")],
+        )
+    )
+    shapes.append(
+        (
+            "40k /*q<i>$ and /*.e<i>$",
+            _cut(head + [(f"Disallow: /*q{i}$", f"Allow: /*.e{i}$")[i % 2] for i in range(40000)]),
+            lambda n: [*common(n), _fill(n, "q1") + "q1234", _fill(n, "q.e") + ".e7"],
+        )
+    )
+    shapes.append(
+        (
+            "1000 /a..a*b (deep prefix chain)",
+            _cut(head + [f"Disallow: /{'a' * k}*b{k}" for k in range(1, 1_000)]),
+            common,
+        )
+    )
+    return shapes
+
+
+def _median_seconds(call: Callable[[], object], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.process_time()
+        call()
+        times.append(time.process_time() - start)
+    return statistics.median(times)
+
+
+class _Cap(Exception):
+    pass
+
+
+def _capped(call: Callable[[], object], cap: float) -> float | None:
+    """Seconds ``call`` took, or None when it ran past ``cap`` (interrupted)."""
+
+    def stop(*_: object) -> None:
+        raise _Cap
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, cap)
+    start = time.process_time()
+    try:
+        call()
+        return time.process_time() - start
+    except _Cap:
+        return None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _protego_parse(body: bytes, into: list[Any]) -> None:
+    into.append(Protego.parse(body.decode("utf-8", "ignore")))
+
+
+def worst_case(runs: int) -> None:
+    """Per shape and URL size: worst and median question time over its URLs, ours and
+    Protego's; ours first question (index build) separately."""
+    print(f"worst case: median of {runs} runs per URL; CPU ms; Protego capped at "
+          f"{PROTEGO_CAP_SECONDS:.0f} s per call")
+    print(f"{'shape':<46}{'URL':>7}{'ours worst':>11}{'ours med':>10}"
+          f"{'protego worst':>15}{'ratio':>8}")
+    for name, body, urls_for in worst_files():
+        ours = RobotsTxt.parse(body)
+        start = time.process_time()
+        ours.allowed("/", "FooBot")  # builds the index
+        build = time.process_time() - start
+        theirs = None
+        holder: list[Any] = []
+        parse_s = _capped(partial(_protego_parse, body, holder), PROTEGO_CAP_SECONDS)
+        if parse_s is not None:
+            theirs = holder[0]
+        print(f"{name}: {len(body) / 1024:.0f} KiB, ours first question "
+              f"{build * 1e3:.0f} ms, protego parse "
+              f"{'> cap' if parse_s is None else f'{parse_s * 1e3:.0f} ms'}")
+        for size in WORST_URL_SIZES:
+            urls = ["https://example.com" + path for path in urls_for(size)]
+            mine = [_median_seconds(partial(ours.allowed, url, "FooBot"), runs) for url in urls]
+            peer: list[float | None] = []
+            for url in urls:
+                if theirs is None or (peer and peer[-1] is None):
+                    peer.append(None)  # capped once: the rest is not worth the wait
+                    continue
+                peer.append(_capped(partial(theirs.can_fetch, url, "FooBot"), PROTEGO_CAP_SECONDS))
+            finished = [t for t in peer if t is not None]
+            worst_peer = (
+                f"{max(finished) * 1e3:13.2f}" if len(finished) == len(peer) else "      > cap"
+            )
+            ratio = (
+                f"{max(finished) / max(mine):7.0f}x" if len(finished) == len(peer) else "      -"
+            )
+            print(f"{'':<46}{size // 1000:>5}KB{max(mine) * 1e3:>11.3f}"
+                  f"{statistics.median(mine) * 1e3:>10.3f}{worst_peer:>15} {ratio}")
+    print("(ratio: protego worst / ours worst)")
+
+
 # --- the run ---------------------------------------------------------------------------
 
 
@@ -242,7 +427,13 @@ def main(argv: list[str] | None = None) -> int:
     options = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     options.add_argument("--quick", action="store_true", help="every 8th file, 2 rounds")
     options.add_argument("--rounds", type=int, default=None, help="rounds (default 5, quick 2)")
+    options.add_argument(
+        "--worst-case", action="store_true", help="only files and URLs built to be slow"
+    )
     args = options.parse_args(argv)
+    if args.worst_case:
+        worst_case(args.rounds or 5)
+        return 0
     rounds = args.rounds or (2 if args.quick else 5)
 
     corpus = load(args.quick)

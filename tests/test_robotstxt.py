@@ -891,3 +891,58 @@ def test_group_count_counts_runs_of_user_agent_lines() -> None:
     body = "User-agent: a\nUser-agent: b\nDisallow: /x\n\nUser-agent: c\nSitemap: /s\nAllow: /\n"
     assert RobotsTxt.parse(body).group_count == 2
     assert RobotsTxt.parse("<html><body>Disallow: /</body></html>").group_count == 0
+
+
+def test_explain_numbers_the_user_agent_lines_of_many_groups() -> None:
+    body = "User-agent: *\nDisallow: /\n" + "".join(
+        f"User-agent: bot\nUser-agent: other{i}\nDisallow: /{i}\n" for i in range(5_000)
+    )
+    explanation = RobotsTxt.parse(body).explain("/17/x", "bot")
+    assert explanation.group_lines == tuple(
+        line for i in range(5_000) for line in (3 + 3 * i, 4 + 3 * i)
+    )
+    assert [r.line for r in explanation.matches] == [5 + 3 * 1, 5 + 3 * 17]  # "/1", "/17"
+
+
+def test_forty_thousand_wildcard_rules_on_one_prefix() -> None:
+    """Rules sharing a literal prefix by the thousand are indexed; precedence is unchanged."""
+    body = "User-agent: *\n" + "".join(f"Disallow: /*q{i}\n" for i in range(40_000))
+    rules = RobotsTxt.parse(body)
+    kept = body.encode()[:MAX_BYTES]  # the rest is ignored
+    count = kept[: kept.rfind(b"\n") + 1].count(b"\n") - 1
+    assert rules.allowed("/" + "a" * 2_000, "x")
+    assert rules.decide("/a/q7x", "x") == Decision(False, 9, "Disallow: /*q7")
+    # "/*q1234" also matches "q12345", but the longer pattern wins.
+    assert rules.decide("/q1234-q12345", "x") == Decision(False, 12347, "Disallow: /*q12345")
+    assert rules.decide(f"/q{count - 1}", "x").line == count + 1
+    assert rules.decide(f"/q{count}", "x").rule == f"Disallow: /*q{str(count)[:-1]}"
+    assert rules.allowed("/Q12345", "x")
+
+
+def test_crowded_rules_keep_allow_on_ties_and_the_earliest_line() -> None:
+    lines = [f"Disallow: /*x{i}*.pdf$" for i in range(30)] + [
+        "Disallow: /*.pdf$",
+        "Allow: /*x7*.pdf$",
+        "Disallow: /*x7*.pdf$",
+        "Allow: /*x7*.pdf$",
+        "Disallow: /a*$",
+    ]
+    rules = RobotsTxt.parse("User-agent: *\n" + "\n".join(lines) + "\n")
+    assert rules.decide("/x7/y.pdf", "x") == Decision(True, 33, "Allow: /*x7*.pdf$")
+    assert rules.decide("/x29/y.pdf", "x") == Decision(False, 31, "Disallow: /*x29*.pdf$")
+    assert rules.decide("/x29/y.pdf?", "x") == Decision(True, None, None)
+    assert rules.decide("/y.pdf", "x") == Decision(False, 32, "Disallow: /*.pdf$")
+    assert rules.decide("/a", "x") == Decision(False, 36, "Disallow: /a*$")
+    explanation = rules.explain("/x7/x0.pdf", "x")
+    assert [r.line for r in explanation.matches] == [2, 9, 32, 33, 34, 35]
+
+
+def test_crowded_rules_match_star_only_and_long_literal_patterns() -> None:
+    long = "L" * 3_000
+    lines = [f"Disallow: /*{'*' * i}" for i in range(20)] + [
+        f"Allow: /*{long}{i}" for i in range(20)
+    ]
+    rules = RobotsTxt.parse("User-agent: *\n" + "\n".join(lines) + "\n")
+    assert rules.decide("/anything", "x") == Decision(False, 21, "Disallow: /*" + "*" * 19)
+    assert rules.decide(f"/a{long}13", "x") == Decision(True, 35, f"Allow: /*{long}13")
+    assert not rules.allowed(f"/a{long[1:]}13", "x")

@@ -8,6 +8,7 @@ from urllib.parse import quote
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from scrapy_robots_policy import robotstxt
 from scrapy_robots_policy.robotstxt import (
     MAX_BYTES,
     RobotsTxt,
@@ -144,6 +145,60 @@ def test_deciding_line_is_the_earliest_of_the_best_rules(
     else:
         _, denied, line = min(matching)
         assert (decision.allowed, decision.line) == (not denied, line)
+
+# Enough rules on a few literal prefixes that they are indexed as a crowd (see _Crowd):
+# several "*" and "$", pieces short and long, many sharing the same pieces, star-only.
+CROWDED_RULE = st.tuples(
+    st.booleans(),
+    st.builds(
+        "{}{}{}".format,
+        st.sampled_from(["/", "/a", "", "/q1"]),
+        st.sampled_from(["*", "**", "*a*", "*q1", ""]),
+        st.text(alphabet="ab1q*$", max_size=9),
+    ),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    rules=st.lists(CROWDED_RULE, min_size=16, max_size=80),
+    paths=st.lists(st.text(alphabet="/ab1q", max_size=40), min_size=1, max_size=6),
+    probe=st.booleans(),
+    spread=st.booleans(),
+)
+def test_crowded_wildcard_index_equals_brute_force(
+    rules: list[tuple[bool, str]], paths: list[str], probe: bool, spread: bool
+) -> None:
+    """Decision, deciding line and explain's list, against trying every rule in turn;
+    with the index's keys found by ``in`` each, or by listing the path's grams; with the
+    rules of uncrowded prefixes tried in turn, or in an index of them all."""
+    body = "User-agent: *\n" + "".join(
+        f"{'Allow' if allow else 'Disallow'}: {pattern}\n" for allow, pattern in rules
+    )
+    saved = robotstxt._PROBE_KEYS, robotstxt._LINEAR_WORK, robotstxt._SPREAD_WORK
+    # Always the index, never rules tried in turn; its grams found by "in" or by listing.
+    robotstxt._PROBE_KEYS = saved[0] if probe else 0
+    robotstxt._LINEAR_WORK, robotstxt._SPREAD_WORK = 0, 0 if spread else MAX_BYTES**2
+    try:
+        parsed = RobotsTxt.parse(body)
+        for path in paths:
+            path = "/" + path
+            matching = [
+                (-len(pattern), not allow, line)
+                for line, (allow, pattern) in enumerate(rules, 2)
+                if pattern and pattern_matches(path, pattern)  # an empty value is no rule
+            ]
+            decision = parsed.decide("http://h" + path, "x")
+            if not matching:
+                assert (decision.allowed, decision.line) == (True, None), path
+            else:
+                _, denied, line = min(matching)
+                assert (decision.allowed, decision.line) == (not denied, line), path
+            explained = parsed.explain("http://h" + path, "x").matches
+            assert [r.line for r in explained] == sorted(line for _, _, line in matching), path
+    finally:
+        robotstxt._PROBE_KEYS, robotstxt._LINEAR_WORK, robotstxt._SPREAD_WORK = saved
+
 
 URL_PIECES = st.lists(
     st.sampled_from(

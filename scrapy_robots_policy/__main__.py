@@ -305,11 +305,12 @@ def for_others(page: Page, user_agent: str) -> list[str]:
                 "//meta[@name and @content]")
         except Exception:  # unreadable HTML has no tags to show; from_html said why
             tags = []
-        mine = {"robots", product_token(user_agent)}
         for tag in tags:
             name, content = tag.attrib["name"], tag.attrib["content"]
-            if name.strip().lower() not in mine and RobotsDirectives.from_meta(
-                    [(name, content)], name).tokens:
+            # For others: nothing in it for this crawler (compared as the middleware does),
+            # yet directives for the crawler it names.
+            if (not RobotsDirectives.from_meta([(name, content)], user_agent).sources
+                    and RobotsDirectives.from_meta([(name, content)], name).tokens):
                 found.append(f'<meta name="{name}" content="{content}">')
     return found
 

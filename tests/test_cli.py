@@ -179,6 +179,18 @@ def test_directives_for_another_crawler_do_not_apply(
                          "not for 'mybot': X-Robots-Tag: otherbot: noindex, nofollow"]
 
 
+def test_a_meta_name_with_a_version_is_the_crawlers_own_not_another_crawlers(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The CLI compares names as the middleware does: "MyBot/2.0" addresses mybot."""
+    html = '<meta name="MyBot/2.0" content="noindex"><meta name="mj" content="nofollow">'
+    with LocalServer({"/p": Reply(200, html, {"Content-Type": "text/html"})}) as server:
+        status, lines = run(capsys, "directives", server.url("/p"), "-A", "MyBot")
+    assert status == 0
+    assert "indexable: no (noindex)" in lines
+    assert lines[-1] == """not for 'mybot': <meta name="mj" content="nofollow">"""
+
+
 def test_effective_line_never_reads_like_the_none_directive(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

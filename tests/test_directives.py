@@ -200,7 +200,7 @@ def test_unavailable_after_date_formats(text, expected):
 
 @pytest.mark.parametrize("text", [
     "tomorrow", "2020-13-01", "2020-02-30", "31 Feb 2010 10:00:00 GMT", "25 Foo 2010 10:00",
-    "9999999999", "", "2020-09-21T25:00:00Z", "x" * 10_000,
+    "9999999999", "", "2020-09-21T25:00:00Z", "x" * 4_000,  # within the 4 KiB read
 ])
 def test_unparseable_dates_are_ignored_and_reported(text):
     directives = R.from_x_robots_tag([f"unavailable_after: {text}, noarchive"], "mybot")

@@ -64,6 +64,7 @@ _INT = re.compile(r"[+-]?\d{1,18}")
 #: What undecodable bytes (U+FFFD) and control characters such as NUL turn into: never part
 #: of a directive, so a piece holding one is reported instead of kept as an unknown name.
 _GARBAGE = re.compile(r"[\x00-\x1f\x7f\ufffd]")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _MAX_DATE_CHARS = 100  # longer than any date format we accept; keeps parsing cheap
 _MAX_PROBLEMS = 20  # a hostile page must not make us keep (and log) a million lines
 
@@ -257,10 +258,9 @@ def _collect(found: list[tuple[Directive, dict[str, Any]]], problems: list[str],
         effect = _effect(directive.name, directive.value)
     if effect is not None:
         found.append((directive, effect))
-    elif len(problems) < _MAX_PROBLEMS:
-        problems.append(f"ignored invalid {directive!s}".encode("unicode_escape", "replace")
-                        .decode("ascii") if _GARBAGE.search(directive.text)
-                        else f"ignored invalid {directive}")
+    elif len(problems) < _MAX_PROBLEMS:  # control characters escaped: it goes to a log
+        problems.append(_CONTROL.sub(lambda c: f"\\x{ord(c[0]):02x}",
+                                     f"ignored invalid {directive}"))
 
 
 def _kept_sources(found: list[tuple[Directive, dict[str, Any]]],

@@ -8,6 +8,10 @@ directive, from which header or meta tag", not just by a boolean.
 Parsing never raises: a value that does not parse is ignored and described in
 :attr:`RobotsDirectives.problems`, a document that cannot be read at all in
 :attr:`RobotsDirectives.errors`, so the caller can log and count both.
+
+What is read and kept per response is bounded, whatever the site sends: a hostile page
+must not cost more memory than the page itself (see ``_MAX_VALUE_CHARS`` and below), and
+what was left unread is described in :attr:`RobotsDirectives.cut`.
 """
 
 from __future__ import annotations
@@ -57,8 +61,29 @@ _ISO_8601 = re.compile(
     re.IGNORECASE,
 )
 _INT = re.compile(r"[+-]?\d{1,18}")
+#: What undecodable bytes (U+FFFD) and control characters such as NUL turn into: never part
+#: of a directive, so a piece holding one is reported instead of kept as an unknown name.
+_GARBAGE = re.compile(r"[\x00-\x1f\x7f\ufffd]")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _MAX_DATE_CHARS = 100  # longer than any date format we accept; keeps parsing cheap
 _MAX_PROBLEMS = 20  # a hostile page must not make us keep (and log) a million lines
+
+# Bounds on what one response costs. Real directive lists are a few dozen characters; a
+# 16 KB header of one-letter items used to become 5,000 retained Directive tuples.
+#: Characters read of one X-Robots-Tag value or robots meta content. The cut ends at the
+#: last comma before it: a directive the cut falls in is dropped whole, never read half.
+_MAX_VALUE_CHARS = 4096
+#: Bytes of a header value decoded: room for _MAX_VALUE_CHARS + 1 characters of UTF-8, so
+#: a longer value is still seen to be longer, without decoding all of it.
+_MAX_VALUE_BYTES = 4 * (_MAX_VALUE_CHARS + 1)
+#: X-Robots-Tag values, and robots meta tags (for ``robots`` or us), read per response.
+_MAX_VALUES = 32
+#: Directives kept in ``sources`` per response; those that decide a value are always kept.
+_MAX_SOURCES = 64
+#: An item longer than this is no directive (a dated unavailable_after has about 60).
+_MAX_DIRECTIVE_CHARS = 256
+#: Characters of a value quoted as provenance (``Directive.raw``) and so in log lines.
+_MAX_QUOTED_CHARS = 200
 
 
 class Directive(NamedTuple):
@@ -68,7 +93,7 @@ class Directive(NamedTuple):
     value: str | None  # text after the colon for valued directives, as written
     source: str  # HEADER or META
     agent: str  # "robots" (every crawler) or the crawler name it was addressed to
-    raw: str  # the whole header value, or the meta tag's content attribute
+    raw: str  # the header value or meta content, its first 200 characters and "…" if longer
 
     @property
     def text(self) -> str:
@@ -82,7 +107,26 @@ class Directive(NamedTuple):
         return f'<meta name="{self.agent}" content="{self.raw}">'
 
     def __str__(self) -> str:
-        return f"{self.text} (from {self.origin})"
+        return f"{_quoted(self.text)} (from {self.origin})"
+
+
+def _quoted(text: str) -> str:
+    """A value as quoted in provenance and logs: whole if short, else its start and "…"."""
+    return text if len(text) <= _MAX_QUOTED_CHARS else text[:_MAX_QUOTED_CHARS] + "…"
+
+
+def _read_value(value: str | bytes, what: str, cut: list[str]) -> str:
+    """The part of one header value or meta content that is read (see _MAX_VALUE_CHARS).
+
+    ``noindex, `` followed by 16 KB of anything is still noindex; ``noindex, nofo|llow``
+    cut at ``|`` keeps ``noindex`` only.
+    """
+    text = _text(value)
+    if len(text) <= _MAX_VALUE_CHARS:
+        return text
+    cut.append(f"{what} longer than {_MAX_VALUE_CHARS} characters: the rest not read")
+    head = text[:_MAX_VALUE_CHARS]
+    return head if text[_MAX_VALUE_CHARS] == "," else head.rpartition(",")[0]
 
 
 def _parse_int(value: str | None) -> int | None:
@@ -207,11 +251,34 @@ def _split_list(value: str) -> Iterable[str]:
 def _collect(found: list[tuple[Directive, dict[str, Any]]], problems: list[str],
              directive: Directive) -> None:
     """Keep a directive with its effect, or note why it was ignored (a bounded number)."""
-    effect = _effect(directive.name, directive.value)
+    if (len(directive.name) + len(directive.value or "") > _MAX_DIRECTIVE_CHARS
+            or _GARBAGE.search(directive.name)):
+        effect = None
+    else:
+        effect = _effect(directive.name, directive.value)
     if effect is not None:
         found.append((directive, effect))
-    elif len(problems) < _MAX_PROBLEMS:
-        problems.append(f"ignored invalid {directive}")
+    elif len(problems) < _MAX_PROBLEMS:  # control characters escaped: it goes to a log
+        problems.append(_CONTROL.sub(lambda c: f"\\x{ord(c[0]):02x}",
+                                     f"ignored invalid {directive}"))
+
+
+def _kept_sources(found: list[tuple[Directive, dict[str, Any]]],
+                  values: dict[str, Any]) -> tuple[Directive, ...]:
+    """The first _MAX_SOURCES directives, and after them only those that decide a value
+    (so ``decided_by`` still names them): provenance for a page stays a few KB."""
+    if len(found) <= _MAX_SOURCES:
+        return tuple(d for d, _ in found)
+    kept = [d for d, _ in found[:_MAX_SOURCES]]
+    decided = {name for _, effect in found[:_MAX_SOURCES] for name, value in effect.items()
+               if values.get(name) == value}
+    for directive, effect in found[_MAX_SOURCES:]:
+        deciding = {name for name, value in effect.items()
+                    if name not in decided and values.get(name) == value}
+        if deciding:
+            kept.append(directive)
+            decided |= deciding
+    return tuple(kept)
 
 
 def _addressee(name: str) -> str:
@@ -232,9 +299,10 @@ class RobotsDirectives:
 
     Built from headers and meta tags addressed to ``robots`` and to the crawler's own
     name; when they conflict the most restrictive wins (see :meth:`combine`).
-    ``sources`` keeps every applicable directive in document order, ``problems`` every
-    value that was ignored and ``errors`` what could not be read at all; none of them
-    takes part in equality.
+    ``sources`` keeps the applicable directives in document order (the first 64, and the
+    deciding ones among the rest), ``problems`` values that were ignored, ``errors`` what
+    could not be read at all and ``cut`` what was left unread because it was too long or
+    too many; none of them takes part in equality.
     """
 
     noindex: bool = False
@@ -251,20 +319,22 @@ class RobotsDirectives:
     sources: tuple[Directive, ...] = field(default=(), compare=False, repr=False)
     problems: tuple[str, ...] = field(default=(), compare=False, repr=False)
     errors: tuple[str, ...] = field(default=(), compare=False, repr=False)
+    cut: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     # --- construction -------------------------------------------------------------
 
     @classmethod
-    def _fold(cls, found: list[tuple[Directive, dict[str, Any]]],
-              problems: list[str]) -> RobotsDirectives:
-        if not found and not problems:
+    def _fold(cls, found: list[tuple[Directive, dict[str, Any]]], problems: list[str],
+              cut: list[str]) -> RobotsDirectives:
+        if not found and not problems and not cut:
             return _BLANK
         values: dict[str, Any] = {}
         for _, effect in found:
             for name, value in effect.items():
                 values[name] = _stricter(name, values.get(name), value)
-        values["sources"] = tuple(d for d, _ in found)
+        values["sources"] = _kept_sources(found, values)
         values["problems"] = tuple(problems[:_MAX_PROBLEMS])
+        values["cut"] = tuple(cut)
         return cls._make(values)
 
     @classmethod
@@ -291,10 +361,15 @@ class RobotsDirectives:
         agent = product_token(user_agent)
         found: list[tuple[Directive, dict[str, Any]]] = []
         problems: list[str] = []
-        for raw_value in values:
-            raw = _text(raw_value)
+        cut: list[str] = []
+        for index, raw_value in enumerate(values):
+            if index == _MAX_VALUES:
+                cut.append(f"X-Robots-Tag values after the first {_MAX_VALUES} not read")
+                break
+            text = _read_value(raw_value, "an X-Robots-Tag value", cut)
+            raw = _quoted(text)
             scope = ALL_AGENTS
-            for piece in _split_list(raw):
+            for piece in _split_list(text):
                 name, value = _name_value(piece)
                 if (value is not None and name not in _VALUED and name not in _FLAGS
                         and _AGENT_PREFIX.fullmatch(name)):
@@ -304,7 +379,7 @@ class RobotsDirectives:
                     name, value = _name_value(value)
                 if name and scope in (ALL_AGENTS, agent):
                     _collect(found, problems, Directive(name, value, HEADER, scope, raw))
-        return cls._fold(found, problems)
+        return cls._fold(found, problems, cut)
 
     @classmethod
     def from_meta(cls, tags: Iterable[tuple[str, str]], user_agent: str) -> RobotsDirectives:
@@ -312,6 +387,8 @@ class RobotsDirectives:
         agent = product_token(user_agent)
         found: list[tuple[Directive, dict[str, Any]]] = []
         problems: list[str] = []
+        cut: list[str] = []
+        read = 0
         for meta_name, content in tags:
             scope = meta_name.strip().lower()
             if scope != ALL_AGENTS:
@@ -321,11 +398,17 @@ class RobotsDirectives:
                 scope = _addressee(scope)
                 if scope != agent:
                     continue
-            for piece in _split_list(content):
+            if read == _MAX_VALUES:
+                cut.append(f"robots meta tags after the first {_MAX_VALUES} not read")
+                break
+            read += 1
+            text = _read_value(content, "a robots meta content", cut)
+            raw = _quoted(text)
+            for piece in _split_list(text):
                 name, value = _name_value(piece)
                 if name:
-                    _collect(found, problems, Directive(name, value, META, scope, content))
-        return cls._fold(found, problems)
+                    _collect(found, problems, Directive(name, value, META, scope, raw))
+        return cls._fold(found, problems, cut)
 
     @classmethod
     def from_selector(cls, selector: Any, user_agent: str) -> RobotsDirectives:
@@ -358,7 +441,9 @@ class RobotsDirectives:
         """Directives of a Scrapy response: its headers, and its meta tags if it is HTML."""
         errors: list[str] = []
         try:
-            headers = tuple(_text(v) for v in response.headers.getlist(b"X-Robots-Tag"))
+            # One value past the bound, so from_x_robots_tag still sees there were more.
+            headers = tuple(_text(v) for v in
+                            response.headers.getlist(b"X-Robots-Tag")[:_MAX_VALUES + 1])
         except Exception as error:
             headers = ()
             errors.append(f"could not read X-Robots-Tag headers: {error!r}")
@@ -395,19 +480,23 @@ class RobotsDirectives:
         sources = list(self.sources)
         problems = list(self.problems)
         errors = list(self.errors)
+        cut = list(self.cut)
         for other in others:
             for name in values:
                 values[name] = _stricter(name, values[name], getattr(other, name))
             sources.extend(other.sources)
             problems.extend(other.problems)
             errors.extend(other.errors)
-        values.update(sources=tuple(sources), problems=tuple(problems[:_MAX_PROBLEMS]),
-                      errors=tuple(errors))
+            cut.extend(other.cut)
+        kept = _kept_sources([(d, _effect(d.name, d.value) or {}) for d in sources], values) \
+            if len(sources) > _MAX_SOURCES else tuple(sources)
+        values.update(sources=kept, problems=tuple(problems[:_MAX_PROBLEMS]),
+                      errors=tuple(errors), cut=tuple(cut))
         return self._make(values)
 
     def _blank(self) -> bool:
         """Nothing found at all: combining with it changes nothing (the common case)."""
-        return not (self.sources or self.problems or self.errors) and self == _BLANK
+        return not (self.sources or self.problems or self.errors or self.cut) and self == _BLANK
 
     def indexable(self, now: datetime | None = None) -> bool:
         """False for noindex (or ``none``), or once ``unavailable_after`` has passed."""
@@ -524,7 +613,8 @@ def _meta_tags(selector: Any) -> tuple[tuple[str, str], ...]:
     for node in root.iter("{*}meta"):
         name, content = node.get("name"), node.get("content")
         if name is not None and content is not None:
-            tags.append((name, content))
+            # Past the read limit, one character says "longer" (see _read_value).
+            tags.append((name, content[:_MAX_VALUE_CHARS + 1]))
     return tuple(tags)
 
 
@@ -552,8 +642,10 @@ def _aware(now: datetime | None) -> datetime:
 
 
 def _text(value: str | bytes) -> str:
+    """A header value as text: UTF-8, undecodable bytes as U+FFFD; only as much of a long
+    one as _read_value may read."""
     if isinstance(value, bytes):
-        return value.decode("utf-8", errors="replace")
+        return value[:_MAX_VALUE_BYTES].decode("utf-8", errors="replace")
     return str(value)
 
 

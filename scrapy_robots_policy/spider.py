@@ -198,6 +198,11 @@ class RobotsPolicySpiderMiddleware:
             self.stats.inc_value("robots_policy/invalid_directives")
             logger.debug("%(problem)s on %(url)s", {"problem": problem, "url": response.url},
                          extra={"spider": spider})
+        if page.directives.cut:  # one line per response, however much was cut
+            self.stats.inc_value("robots_policy/values_cut", len(page.directives.cut))
+            logger.debug("Robots directives of %(url)s read in part: %(cut)s",
+                         {"url": response.url, "cut": "; ".join(page.directives.cut)},
+                         extra={"spider": spider})
         for error in page.directives.errors:
             self.stats.inc_value("robots_policy/parse_errors")
             logger.warning("Robots directives of %(url)s: %(error)s",

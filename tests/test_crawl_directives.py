@@ -351,7 +351,8 @@ def test_bad_input_never_stops_the_crawl():
     assert {"/", "/binary", "/badvalue", "/empty"} <= set(items)
     assert "/badheader" not in items  # the valid part of the header still counts
     assert items["/badvalue"]["seen"] == {"nofollow": True}
-    assert result.stat("robots_policy/invalid_directives") == 1
+    # max-snippet:many, and the bytes and NUL glued to noarchive (reported, not kept)
+    assert result.stat("robots_policy/invalid_directives") == 2
     assert "ignored invalid max-snippet: many" in result.log
     assert "Traceback" not in result.log
     assert result.stat("spider_exceptions", 0) == 0
@@ -447,3 +448,39 @@ def test_a_browser_user_agent_naming_no_crawler_is_warned_about_once():
     assert len(warnings) == 1, warnings
     assert repr(agent) in warnings[0]
     assert "Set ROBOTSTXT_USER_AGENT" in warnings[0]
+
+
+# --- long, many and hostile header values --------------------------------------------------
+
+# What the header carries, as the server sends it (latin-1: "\xff" is the byte 0xff)
+HOSTILE = {
+    "/h/long": "noindex, " + "a, " * 5300,  # just under Twisted's 16 KiB header line limit
+    "/h/bytes": "\xff\xfe\x80noindex, testbot: nofollow",
+    "/h/nul": "noarchive, \x00noindex",
+    "/h/snippet": "max-snippet: 99999999999999999999999999",
+    "/h/date": "unavailable_after: 9999-12-31T23:59:59-14:00",
+    "/h/commas": "noindex" + "," * 16_000,
+}
+
+
+def test_hostile_header_values_are_counted_and_logged_never_raised():
+    links = "".join(f'<a href="{path}">x</a>' for path in HOSTILE)
+    routes = {"/": Reply(200, f"<html><body>{links}</body></html>",
+                         {"Content-Type": "text/html"})}
+    for path, value in HOSTILE.items():
+        routes[path] = Reply(200, f'<a href="{path}/child">c</a>',
+                             {"Content-Type": "text/html", "X-Robots-Tag": value})
+    server, result, items = crawl(routes)
+    assert "Traceback" not in result.log
+    assert result.stat("spider_exceptions", 0) == 0
+    # noindex at the start of a 16 KB value or before 16,000 commas still counts
+    assert {"/h/long", "/h/commas"}.isdisjoint(items)
+    assert {"/h/bytes", "/h/nul", "/h/snippet", "/h/date"} <= set(items)
+    assert server.hits("/h/bytes/child") == 0  # the valid part after the bad bytes counts
+    assert result.stat("robots_policy/values_cut") == 2
+    assert result.stat("robots_policy/invalid_directives") == 4
+    for path in ("/h/long", "/h/commas"):
+        assert f"Robots directives of {server.url(path)} read in part" in result.log
+    for path in ("/h/bytes", "/h/nul", "/h/snippet", "/h/date"):
+        assert f"on {server.url(path)}" in result.log
+    assert max(len(line) for line in result.log.splitlines()) < 2000

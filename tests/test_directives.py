@@ -200,7 +200,7 @@ def test_unavailable_after_date_formats(text, expected):
 
 @pytest.mark.parametrize("text", [
     "tomorrow", "2020-13-01", "2020-02-30", "31 Feb 2010 10:00:00 GMT", "25 Foo 2010 10:00",
-    "9999999999", "", "2020-09-21T25:00:00Z", "x" * 10_000,
+    "9999999999", "", "2020-09-21T25:00:00Z", "x" * 4_000,  # within the 4 KiB read
 ])
 def test_unparseable_dates_are_ignored_and_reported(text):
     directives = R.from_x_robots_tag([f"unavailable_after: {text}, noarchive"], "mybot")
@@ -513,3 +513,93 @@ def test_snippet_text_of_a_response_selector():
 @given(html=st.one_of(st.text(max_size=300), st.binary(max_size=300)))
 def test_snippet_text_never_raises(html):
     assert isinstance(snippet_text(html), str)
+
+
+# --- bounded reading of long and many values ---------------------------------------------
+
+JUNK = "a, " * 5330  # 16 KB of one-letter items: 5,000 directives if all were kept
+
+
+def test_a_directive_at_the_start_of_a_long_value_still_counts():
+    for directives in (R.from_x_robots_tag(["noindex, " + JUNK], "mybot"),
+                       R.from_x_robots_tag([("mybot: nofollow, " + JUNK).encode()], "mybot"),
+                       R.from_html(meta(("robots", "noarchive, " + JUNK)), "mybot")):
+        assert directives.noindex or directives.nofollow or directives.noarchive
+        assert len(directives.cut) == 1
+        assert "4096 characters" in directives.cut[0]
+
+
+@pytest.mark.parametrize("at", [4090, 4095, 4096])
+def test_the_directive_the_cut_falls_in_is_dropped_whole(at):
+    # "nofollow" starts at character `at`: cut by the 4,096-character limit, it is
+    # ignored rather than read as "nof" (or as nofollow, which the site may not have said)
+    head = "noindex," + " " * (at - len("noindex,"))
+    directives = R.from_x_robots_tag([head + "nofollow, noarchive"], "mybot")
+    assert directives == R(noindex=True)
+    assert not directives.problems
+    # a value that ends at the limit with a comma is read whole
+    assert R.from_x_robots_tag([head[:4088] + "nofollow,x"], "mybot").nofollow
+
+
+def test_what_one_response_keeps_is_bounded():
+    value = "noarchive, " + "max-snippet: z, " * 150 + "x, " * 200 + "nofollow, " + JUNK
+    directives = R.from_x_robots_tag([value] * 40, "mybot").combine(
+        R.from_html(meta(*[("robots", "noindex, " + JUNK)] * 40), "mybot"))
+    assert directives == R(noindex=True, noarchive=True, nofollow=True)
+    assert len(directives.sources) <= 64 + 3
+    assert len(directives.problems) <= 20
+    # the deciding directives are kept even when they come after the first 64
+    assert directives.decided_by("nofollow").name == "nofollow"
+    assert directives.decided_by("noindex").source == META
+    assert max(len(str(d)) for d in directives.sources) < 500
+    assert max(len(p) for p in directives.problems) < 500
+    assert len(directives.cut) == (32 + 1) * 2  # each value read and cut, each bound reached
+    assert sum("not read" in c for c in directives.cut) == len(directives.cut)
+
+
+def test_values_and_meta_tags_past_the_bound_are_not_read():
+    headers = R.from_x_robots_tag(["noarchive"] * 32 + ["noindex"], "mybot")
+    assert headers == R(noarchive=True)
+    assert headers.cut == ("X-Robots-Tag values after the first 32 not read",)
+    tags = R.from_html(meta(*[("robots", "noarchive")] * 32, ("mybot", "noindex")), "mybot")
+    assert tags == R(noarchive=True)
+    assert tags.cut == ("robots meta tags after the first 32 not read",)
+    # other meta tags do not count toward the bound
+    page = meta(*[("description", "x")] * 100, ("robots", "noindex"))
+    assert R.from_html(page, "mybot") == R(noindex=True)
+
+
+def test_response_with_huge_and_many_headers():
+    response = HtmlResponse("http://example.com/", body=meta(("robots", "nofollow")).encode(),
+                            headers={"X-Robots-Tag": [b"noindex, " + b"\xe2\x82\xac" * 20_000]
+                                     + [b"noarchive"] * 100})
+    directives = R.from_response(response, "mybot")
+    assert directives == R(noindex=True, nofollow=True, noarchive=True)
+    assert len(directives.cut) == 2
+
+
+HOSTILE_HEADERS = [
+    # (X-Robots-Tag value, what still applies)
+    (b"\xff\xfe\x80noindex", R()),  # invalid UTF-8 glued to a directive
+    (b"noarchive, \xc3(, nofollow", R(noarchive=True, nofollow=True)),
+    (b"noarchive, \x00noindex", R(noarchive=True)),  # NUL byte
+    (b"noarchive, no\x01index", R(noarchive=True)),
+    (b"noarchive, max-snippet: 99999999999999999999999999999", R(noarchive=True)),
+    (b"noarchive, max-video-preview: -1e999", R(noarchive=True)),
+    (b"noarchive, unavailable_after: 9999-12-31T23:59:59-14:00", R(noarchive=True)),
+    (b"noarchive, unavailable_after: 0001-01-01T00:00:00+14:00", R(noarchive=True)),
+    (b"noarchive, unavailable_after: 1 Jan 99999 00:00:00 GMT", R(noarchive=True)),
+    (b"noarchive, unavailable_after: Mon, 31 Dec 9999 23:59:59 -2359", R(noarchive=True)),
+    (b"noindex" + b"," * 20_000, R(noindex=True)),  # thousands of commas
+    (b"noindex, " + b"x" * 20_000, R(noindex=True)),  # one huge item
+    (b"mybot:" * 5_000, R()),
+]
+
+
+@pytest.mark.parametrize(("value", "expected"), HOSTILE_HEADERS)
+def test_hostile_header_values_are_reported_never_raised(value, expected):
+    response = Response("http://example.com/", headers={"X-Robots-Tag": value})
+    directives = R.from_response(response, "mybot")
+    assert directives == expected
+    assert directives.problems or directives.cut  # something for the stat and the log
+    assert all(len(text) < 500 for text in (*directives.problems, *directives.cut))

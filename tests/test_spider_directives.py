@@ -159,3 +159,22 @@ def test_unreadable_page_is_logged_and_counted_not_raised(caplog):
     assert run(mw, broken, [{"a": 1}]) == []  # the header still counts
     assert mw.stats.get_value("robots_policy/parse_errors") == 1
     assert "could not parse HTML" in caplog.text
+
+
+def test_a_cut_value_is_counted_and_logged_once_per_response(caplog):
+    mw = middleware()
+    junk = "noindex, " + "a, " * 5330
+    response = page("<p>x</p>", headers={"X-Robots-Tag": [junk, junk]},
+                    url="http://e.com/long")
+    with caplog.at_level("DEBUG", logger="scrapy_robots_policy.spider"):
+        assert run(mw, response, [{"a": 1}]) == []  # the noindex at the start still counts
+    assert mw.stats.get_value("robots_policy/values_cut") == 2
+    lines = [r.getMessage() for r in caplog.records if "read in part" in r.getMessage()]
+    assert len(lines) == 1
+    assert "http://e.com/long" in lines[0]
+    assert "X-Robots-Tag value longer than 4096 characters" in lines[0]
+    assert all(len(r.getMessage()) < 1000 for r in caplog.records)
+    # what the callback sees in meta is a few KB, not a copy of the 32 KB of headers
+    kept = response.meta[META_KEY]
+    assert len(kept.sources) <= 64
+    assert sum(len(d.raw) for d in kept.sources) < 64 * 202

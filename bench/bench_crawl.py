@@ -311,6 +311,8 @@ def main() -> None:
           f"(ours/builtin {costs['ours'] / costs['builtin']:.3f})")
 
     corpus = sorted(CORPUS.glob("*.txt"))
+    if not corpus:
+        sys.exit(f"no robots.txt corpus at {CORPUS}: set ROBOTS_CORPUS to its folder")
     if args.quick:
         corpus = corpus[::8]
     bodies = [p.read_bytes() for p in corpus]

@@ -178,15 +178,20 @@ def _crawl(conn: Any, url: str, middleware: bool, memory: bool = False) -> None:
     conn.close()
 
 
-def crawl_once(url: str, middleware: bool) -> tuple[float, float, int, int, int]:
-    ctx = multiprocessing.get_context("fork")
+def _in_child(start_method: str, *args: Any) -> Any:
+    """Run :func:`_crawl` in a child process and return what it reports."""
+    ctx = multiprocessing.get_context(start_method)
     parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_crawl, args=(child, url, middleware))
+    proc = ctx.Process(target=_crawl, args=(child, *args))
     proc.start()
     child.close()
     result = parent.recv()
     proc.join()
     return result
+
+
+def crawl_once(url: str, middleware: bool) -> tuple[float, float, int, int, int]:
+    return _in_child("fork", url, middleware)
 
 
 # --- memory on hostile pages -------------------------------------------------------------
@@ -217,20 +222,9 @@ def hostile_pages(variant: str, count: int) -> dict[str, bytes]:
     return pages
 
 
-def _crawl_memory(conn: Any, url: str, middleware: bool) -> None:
-    """A spawned child: crawl, then report its own peak RSS (in KiB on Linux)."""
-    _crawl(conn, url, middleware, memory=True)
-
-
 def crawl_memory(url: str, middleware: bool) -> tuple[int, int, int]:
-    ctx = multiprocessing.get_context("spawn")
-    parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_crawl_memory, args=(child, url, middleware))
-    proc.start()
-    child.close()
-    result = parent.recv()
-    proc.join()
-    return result
+    """Spawned, not forked: the child's peak RSS is then its own crawl's, in KiB on Linux."""
+    return _in_child("spawn", url, middleware, True)
 
 
 def memory(count: int, runs: int, variants: list[str]) -> None:

@@ -180,20 +180,7 @@ def _crawl_in_child(conn: Any, spider_cls: type, settings: dict[str, Any],
 def run_crawl(spider_cls: type, settings: dict[str, Any] | None = None, timeout: float = 90,
               **spider_kwargs: Any) -> CrawlResult:
     """Run one real Scrapy crawl of ``spider_cls`` in a forked child; return what it did."""
-    ctx = multiprocessing.get_context("fork")
-    parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_crawl_in_child, args=(child, spider_cls, settings or {},
-                                                     spider_kwargs))
-    proc.start()
-    child.close()
-    if not parent.poll(timeout):
-        proc.kill()
-        raise TimeoutError(f"crawl did not finish within {timeout} s")
-    result: CrawlResult = parent.recv()
-    proc.join(10)
-    if not result.stats:
-        raise RuntimeError("crawl failed:\n" + result.log)
-    return result
+    return start_crawl(spider_cls, settings, **spider_kwargs).result(timeout)
 
 
 def free_ports(count: int) -> Iterator[int]:

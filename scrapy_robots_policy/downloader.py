@@ -512,8 +512,12 @@ class RobotsPolicyDownloaderMiddleware:
         """
         if self._closed:
             return True
-        slot = getattr(self.crawler.engine, "_slot", None)  # Scrapy 2.13 to 2.19
-        return slot is None or slot.closing is not None
+        # Scrapy 2.13 to 2.19; an engine without it (a future Scrapy) is taken as running:
+        # spider_closed still ends the waiting, where "closing" would refuse every request.
+        slot = getattr(self.crawler.engine, "_slot", _UNKNOWN)
+        if slot is _UNKNOWN:
+            return False
+        return slot is None or getattr(slot, "closing", None) is not None
 
     def _spider_opened(self, spider: Any) -> None:
         self._user_agents.use_spider(spider)

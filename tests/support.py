@@ -224,3 +224,14 @@ def start_crawl(spider_cls: type, settings: dict[str, Any] | None = None,
     proc.start()
     child.close()
     return RunningCrawl(proc, parent)
+
+
+def idle_crawler(spider_cls: type, settings: dict[str, Any] | None = None) -> Any:
+    """A real Crawler, configured but not crawling, so no reactor: TWISTED_REACTOR None says
+    so to Scrapy 2.13, TWISTED_REACTOR_ENABLED to newer ones (get_crawler needs a reactor)."""
+    from scrapy.crawler import Crawler
+
+    crawler = Crawler(spider_cls, {"TWISTED_REACTOR": None, "TWISTED_REACTOR_ENABLED": False,
+                                   **(settings or {})})
+    crawler._apply_settings()
+    return crawler

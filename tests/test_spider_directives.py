@@ -13,20 +13,16 @@ from typing import Any
 
 import pytest
 import scrapy
-from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Request, Response
 
 from scrapy_robots_policy import RobotsDirectives, RobotsPolicySpiderMiddleware
 from scrapy_robots_policy.spider import META_KEY
+from tests.support import idle_crawler
 
 
 def middleware(**settings: Any) -> RobotsPolicySpiderMiddleware:
-    # A real Crawler, configured but not crawling, so no reactor: TWISTED_REACTOR None says
-    # so to Scrapy 2.13, TWISTED_REACTOR_ENABLED to newer ones (get_crawler needs a reactor).
-    crawler = Crawler(scrapy.Spider, {"TWISTED_REACTOR": None, "TWISTED_REACTOR_ENABLED": False,
-                                      "USER_AGENT": "TestBot/1.0", **settings})
-    crawler._apply_settings()
+    crawler = idle_crawler(scrapy.Spider, {"USER_AGENT": "TestBot/1.0", **settings})
     return RobotsPolicySpiderMiddleware.from_crawler(crawler)
 
 

@@ -7,9 +7,9 @@ import logging
 import pytest
 from scrapy import Request, Spider
 from scrapy.settings import Settings
-from scrapy.utils.test import get_crawler
 
 from scrapy_robots_policy.useragent import UserAgentChoice
+from tests.support import idle_crawler
 
 
 class NamedSpider(Spider):
@@ -44,7 +44,7 @@ FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.
 
 def test_a_browser_user_agent_naming_no_crawler_is_warned_about_once_per_crawl(
         caplog: pytest.LogCaptureFixture) -> None:
-    crawler = get_crawler(NamedSpider, {"USER_AGENT": "SettingBot"})
+    crawler = idle_crawler(NamedSpider, {"USER_AGENT": "SettingBot"})
     choice = UserAgentChoice.for_crawler(crawler)
     assert UserAgentChoice.for_crawler(crawler) is choice  # both middlewares share it
     with caplog.at_level(logging.WARNING, logger="scrapy_robots_policy.useragent"):
@@ -58,6 +58,6 @@ def test_a_browser_user_agent_naming_no_crawler_is_warned_about_once_per_crawl(
         assert len(caplog.records) == 1
         assert FIREFOX in caplog.text
         assert "Set ROBOTSTXT_USER_AGENT" in caplog.text
-        other = get_crawler(NamedSpider, {"ROBOTSTXT_USER_AGENT": FIREFOX})
+        other = idle_crawler(NamedSpider, {"ROBOTSTXT_USER_AGENT": FIREFOX})
         assert UserAgentChoice.for_crawler(other).for_request(None) == FIREFOX
         assert len(caplog.records) == 2  # another crawl

@@ -1,0 +1,124 @@
+"""Every setting of the plugin, read once per crawl into one typed object.
+
+The middlewares, the contracts, the caches and the command line all receive a
+:class:`RobotsPolicySettings` instead of reading Scrapy's settings themselves, so each
+setting has one name, one default and one parse, documented in README's settings table.
+A spider's ``custom_settings`` are already merged into ``crawler.settings``, so
+per-spider overrides need nothing more.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
+
+from scrapy_robots_policy.policy import PolicySettings
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+    from scrapy.settings import BaseSettings
+
+#: Scrapy's own default of DOWNLOAD_TIMEOUT, when the settings object has none.
+_SCRAPY_DOWNLOAD_TIMEOUT = 180.0
+
+# One object per crawler whose settings are frozen (a running crawl): every part of it
+# shares that object. Settings still being edited (a mocked crawler's) are read anew.
+_READ: WeakKeyDictionary[Crawler, tuple[BaseSettings, RobotsPolicySettings]] = (
+    WeakKeyDictionary())
+
+
+@dataclass(frozen=True)
+class RobotsPolicySettings:
+    """The plugin's settings (Scrapy's names where Scrapy has one, else ``ROBOTS_POLICY_*``)."""
+
+    # robots.txt: Scrapy's switch, and how fetched files are treated (policy.py).
+    obey_robotstxt: bool = False  # ROBOTSTXT_OBEY
+    fetch: PolicySettings = field(default_factory=PolicySettings)
+    fetch_timeout: float = 10.0  # ROBOTS_POLICY_FETCH_TIMEOUT, within DOWNLOAD_TIMEOUT
+    max_origins: int = 10_000
+    crawl_delay: bool = False
+    max_crawl_delay: float = 60.0
+    # Sharing robots.txt between processes.
+    redis_url: str | None = None
+    redis_prefix: str = "robots_policy:"
+    redis_lease_time: float = 10.0
+    # Which user agent the rules are read for (useragent.py).
+    robotstxt_user_agent: str | None = None  # ROBOTSTXT_USER_AGENT
+    default_headers_user_agent: str | None = None  # User-Agent in DEFAULT_REQUEST_HEADERS
+    user_agent: str = ""  # USER_AGENT
+    # Page-level directives (spider.py).
+    directives_obey: bool = True
+    drop_noindex: bool = True
+    obey_nofollow: bool = True
+    nofollow_links_only: bool = False
+    obey_rel_nofollow: bool = False
+    item_field: str | None = None
+
+    @classmethod
+    def of(cls, crawler: Crawler) -> RobotsPolicySettings:
+        """The settings of a crawl, read once when they are frozen (a running crawl)."""
+        settings = crawler.settings
+        if not getattr(settings, "frozen", False):
+            return cls.read(settings)
+        known = _READ.get(crawler)
+        if known is None or known[0] is not settings:
+            known = _READ[crawler] = (settings, cls.read(settings))
+        return known[1]
+
+    @classmethod
+    def read(cls, settings: BaseSettings) -> RobotsPolicySettings:
+        """Parse every setting of ``settings`` (defaults for those not set)."""
+        d = cls()
+        f = d.fetch
+        fetch_timeout = settings.getfloat("ROBOTS_POLICY_FETCH_TIMEOUT", d.fetch_timeout)
+        download_timeout = settings.getfloat("DOWNLOAD_TIMEOUT", _SCRAPY_DOWNLOAD_TIMEOUT)
+        if download_timeout > 0:  # a crawl told to wait less for pages waits less here too
+            fetch_timeout = min(fetch_timeout, download_timeout)
+        return cls(
+            obey_robotstxt=settings.getbool("ROBOTSTXT_OBEY", d.obey_robotstxt),
+            fetch=PolicySettings(
+                ttl=settings.getfloat("ROBOTS_POLICY_CACHE_TTL", f.ttl),
+                min_ttl=settings.getfloat("ROBOTS_POLICY_MIN_TTL", f.min_ttl),
+                max_ttl=settings.getfloat("ROBOTS_POLICY_MAX_TTL", f.max_ttl),
+                stale_limit=settings.getfloat("ROBOTS_POLICY_STALE_LIMIT", f.stale_limit),
+                patience=settings.getfloat("ROBOTS_POLICY_RETRY_PATIENCE", f.patience),
+                backoff=settings.getfloat("ROBOTS_POLICY_RETRY_BACKOFF", f.backoff),
+                backoff_max=settings.getfloat("ROBOTS_POLICY_RETRY_BACKOFF_MAX", f.backoff_max),
+                max_size=settings.getint("ROBOTS_POLICY_MAX_SIZE", f.max_size),
+                max_redirects=settings.getint("ROBOTS_POLICY_MAX_REDIRECTS", f.max_redirects),
+            ),
+            fetch_timeout=fetch_timeout,
+            max_origins=settings.getint("ROBOTS_POLICY_MAX_ORIGINS", d.max_origins),
+            crawl_delay=settings.getbool("ROBOTS_POLICY_CRAWL_DELAY", d.crawl_delay),
+            max_crawl_delay=settings.getfloat("ROBOTS_POLICY_MAX_CRAWL_DELAY",
+                                              d.max_crawl_delay),
+            redis_url=settings.get("ROBOTS_POLICY_REDIS_URL") or None,
+            redis_prefix=settings.get("ROBOTS_POLICY_REDIS_PREFIX") or d.redis_prefix,
+            redis_lease_time=settings.getfloat("ROBOTS_POLICY_REDIS_LEASE_TIME",
+                                               d.redis_lease_time),
+            robotstxt_user_agent=settings.get("ROBOTSTXT_USER_AGENT") or None,
+            default_headers_user_agent=_default_headers_user_agent(settings),
+            user_agent=str(settings.get("USER_AGENT") or ""),
+            directives_obey=settings.getbool("ROBOTS_POLICY_DIRECTIVES_OBEY",
+                                             d.directives_obey),
+            drop_noindex=settings.getbool("ROBOTS_POLICY_DROP_NOINDEX", d.drop_noindex),
+            obey_nofollow=settings.getbool("ROBOTS_POLICY_OBEY_NOFOLLOW", d.obey_nofollow),
+            nofollow_links_only=settings.getbool("ROBOTS_POLICY_NOFOLLOW_LINKS_ONLY",
+                                                 d.nofollow_links_only),
+            obey_rel_nofollow=settings.getbool("ROBOTS_POLICY_OBEY_REL_NOFOLLOW",
+                                               d.obey_rel_nofollow),
+            item_field=settings.get("ROBOTS_POLICY_ITEM_FIELD") or None,
+        )
+
+
+def _default_headers_user_agent(settings: BaseSettings) -> str | None:
+    """The User-Agent of ``DEFAULT_REQUEST_HEADERS`` (any case of the name), if set."""
+    for name, value in settings.getdict("DEFAULT_REQUEST_HEADERS").items():
+        if value and _text(name).lower() == "user-agent":
+            return _text(value)
+    return None
+
+
+def _text(value: Any) -> str:
+    return value.decode("latin-1") if isinstance(value, bytes) else str(value)

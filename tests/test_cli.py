@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from scrapy_robots_policy.__main__ import main
+from scrapy_robots_policy.cli import main
 from tests.support import LocalServer, Reply
 
 ROBOTS = (

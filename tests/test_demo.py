@@ -116,7 +116,7 @@ def refused(url: str) -> bool:
 def test_serve_only_serves_the_site_for_the_other_commands(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from scrapy_robots_policy.__main__ import main
+    from scrapy_robots_policy.cli import main
 
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (env.get("PYTHONPATH"), str(REPO)) if p)

@@ -1,0 +1,148 @@
+"""``check ROBOTS URL... [-A NAME] [--explain]``: URLs against a robots.txt, and why."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from urllib.parse import urlsplit
+
+from scrapy_robots_policy.cli.common import (
+    EXIT_ALLOWED,
+    EXIT_DISALLOWED,
+    EXIT_USAGE,
+    bad_urls,
+    is_url,
+)
+from scrapy_robots_policy.cli.web import POLICY_SETTINGS, fetch_robots
+from scrapy_robots_policy.origin import origin_of, robots_url
+from scrapy_robots_policy.robotstxt import Explanation, RobotsTxt
+
+
+def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    check = commands.add_parser(
+        "check",
+        help="check URLs against a robots.txt",
+        description=(
+            "Check URLs against a robots.txt, as Google's parser and RFC 9309 read it. "
+            "Exit status: 0 if every URL is allowed, 1 if any is disallowed."
+        ),
+    )
+    check.add_argument("robots", metavar="ROBOTS",
+                       help="robots.txt URL (or a site URL), file path, or - for stdin")
+    check.add_argument("urls", metavar="URL", nargs="+", help="absolute URL or path to check")
+    check.add_argument(
+        "-A",
+        "--user-agent",
+        default="*",
+        metavar="NAME",
+        help="crawler product token or full User-Agent (default: *, i.e. no own group)",
+    )
+    check.add_argument("--explain", action="store_true",
+                       help="also print the group chosen and every rule that matched")
+    check.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the verdict and deciding line per URL; exit 1 if any URL is disallowed."""
+    if bad_urls([args.robots, *args.urls] if is_url(args.robots) else args.urls):
+        return EXIT_USAGE
+    rules = _load_rules(args)
+    if rules is None:
+        return EXIT_USAGE
+    if is_url(args.robots):
+        _warn_other_origins(args.robots, args.urls)
+    status = EXIT_ALLOWED
+    for url in args.urls:
+        decision = rules.decide(url, args.user_agent)
+        if decision.line is not None:
+            reason = f"line {decision.line}: {decision.rule}"
+        elif rules is RobotsTxt.disallow_all():
+            reason = "robots.txt unreachable"
+        else:
+            reason = "no rule matched"
+        verdict = "allowed" if decision.allowed else "disallowed"
+        print(f"{verdict:<10}  {url}  ({reason})")
+        if args.explain and rules is not RobotsTxt.disallow_all():
+            for line in _explain(rules.explain(url, args.user_agent)):
+                print(f"    {line}")
+        if not decision.allowed:
+            status = EXIT_DISALLOWED
+    return status
+
+
+def _read_robots(source: str, max_size: int) -> tuple[bytes, bool]:
+    """The robots.txt body from a file path, or from standard input for "-", and whether
+    it was cut: at most ``max_size`` bytes are read, as a crawl reads at most that much
+    (so ``/dev/zero`` or a huge file cannot exhaust memory)."""
+    if source == "-":
+        body = sys.stdin.buffer.read(max_size + 1)
+    else:
+        with open(source, "rb") as handle:
+            body = handle.read(max_size + 1)
+    return body[:max_size], len(body) > max_size
+
+
+def _robots_location(source: str) -> str | None:
+    """The robots.txt URL for ``source``: itself, or the origin's when it names a site."""
+    if urlsplit(source).path not in ("", "/"):
+        return source
+    origin = origin_of(source)
+    return robots_url(origin) if origin is not None else None
+
+
+def _load_rules(args: argparse.Namespace) -> RobotsTxt | None:
+    """The rules to check against, printing where they came from for a URL."""
+    max_size = POLICY_SETTINGS.max_size
+    if not is_url(args.robots):
+        try:
+            body, cut = _read_robots(args.robots, max_size)
+        except OSError as error:
+            print(f"error: cannot read {args.robots}: {error.strerror or error}",
+                  file=sys.stderr)
+            return None
+        if cut:
+            name = "standard input" if args.robots == "-" else args.robots
+            print(f"note: {name} is longer than {max_size} bytes: only that much was read, "
+                  "as a crawl reads", file=sys.stderr)
+        return RobotsTxt.parse(body)
+    location = _robots_location(args.robots)
+    if location is None:
+        print(f"error: not a URL with a host: {args.robots}", file=sys.stderr)
+        return None
+    settled = fetch_robots(location, args.user_agent)
+    answer, chain = settled.answer, settled.chain
+    via = f" (via {' -> '.join(chain[1:])})" if len(chain) > 1 else ""
+    meaning = "" if answer.definitive else ": unreachable, every URL disallowed"
+    print(f"fetched {location}{via}: {answer.summary}{meaning}")
+    return settled.entry.rules
+
+
+def _explain(explanation: Explanation) -> list[str]:
+    """The group chosen for the agent and every rule of it that matched, one per line."""
+    agent = explanation.agent or "*"
+    at = ", ".join(str(line) for line in explanation.group_lines)
+    lines = "lines" if len(explanation.group_lines) > 1 else "line"
+    if explanation.group == "specific":
+        found = [f"group for {agent!r}: user-agent {lines} {at}"]
+    elif explanation.group == "*":
+        why = f" (no group names {agent!r})" if explanation.agent else ""
+        found = [f"group '*'{why}: user-agent {lines} {at}"]
+    else:
+        found = [f"no group for {agent!r} and no '*' group: every URL allowed"]
+    found.extend(f"matched line {rule.line}: {rule}" for rule in explanation.matches)
+    if not explanation.matches and explanation.group != "none":
+        found.append("no rule matched")
+    return found
+
+
+def _warn_other_origins(robots: str, urls: Sequence[str]) -> None:
+    """Warn about absolute URLs that this robots.txt does not govern: a crawler would ask
+    their own origin's robots.txt (origins compared as the middleware compares them)."""
+    home = origin_of(robots)
+    for url in urls:
+        origin = origin_of(url) if "://" in url else home
+        if origin != home:
+            print(f"warning: {url} is on {origin or 'no origin'}, not {home}: a crawler "
+                  f"would obey {robots_url(origin) if origin else 'no robots.txt'} for it",
+                  file=sys.stderr)

@@ -23,7 +23,7 @@ from scrapy.crawler import CrawlerProcess
 from scrapy.http import Response
 from twisted.python.failure import Failure
 
-from scrapy_robots_policy.demo_site import USER_AGENT, DemoSite, Origin
+from scrapy_robots_policy.demo.site import USER_AGENT, DemoSite, Origin
 
 #: The crawl settings: the add-on alone, plus short patience so the 503 origin is given
 #: up on in about two seconds instead of twenty.

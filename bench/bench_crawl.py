@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import scrapy
 
-from scrapy_robots_policy.cache import LRUCache
+from scrapy_robots_policy.cache.memory import LRUCache
 from scrapy_robots_policy.origin import Origin
 from scrapy_robots_policy.policy import Entry
 from scrapy_robots_policy.robotstxt import RobotsTxt

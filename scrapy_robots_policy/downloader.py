@@ -25,7 +25,8 @@ from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
 from scrapy.utils.httpobj import urlparse_cached
 from twisted.internet.defer import CancelledError, Deferred
 
-from scrapy_robots_policy.cache import MemoryCache, make_cache
+from scrapy_robots_policy.cache import RobotsCache
+from scrapy_robots_policy.cache.choose import make_cache
 from scrapy_robots_policy.origin import Origin, origin_of, robots_url
 from scrapy_robots_policy.policy import (
     Answer,
@@ -37,6 +38,7 @@ from scrapy_robots_policy.policy import (
     inflate_prefix,
 )
 from scrapy_robots_policy.robotstxt import RobotsTxt
+from scrapy_robots_policy.settings import RobotsPolicySettings
 from scrapy_robots_policy.useragent import UserAgentChoice
 
 if TYPE_CHECKING:
@@ -138,7 +140,8 @@ class RobotsPolicyDownloaderMiddleware:
         self.crawler = crawler
         self._stats: StatsCollector = crawler.stats  # type: ignore[assignment]
         self._policy = Policy(policy_settings(settings))
-        self._cache: MemoryCache = make_cache(crawler, self._policy)
+        self._cache: RobotsCache = make_cache(crawler, RobotsPolicySettings.of(crawler),
+                                              self._policy)
         self._fetch_timeout = settings.getfloat("ROBOTS_POLICY_FETCH_TIMEOUT", 10.0)
         download_timeout = settings.getfloat("DOWNLOAD_TIMEOUT", 180.0)
         if download_timeout > 0:  # a crawl told to wait less for pages waits less here too

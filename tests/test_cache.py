@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scrapy_robots_policy.cache import LRUCache
+from scrapy_robots_policy.cache.memory import LRUCache
 
 
 def test_bounded_and_least_recently_used_goes_first() -> None:

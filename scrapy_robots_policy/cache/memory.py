@@ -1,27 +1,21 @@
-"""Where fetched robots.txt answers live: in memory, bounded, least recently used evicted.
+"""Robots.txt answers in memory, bounded, least recently used evicted.
 
 A broad crawl meets an unbounded number of origins; keeping every answer forever would
 grow without limit, so the cache holds at most ``max_origins`` entries and forgets the one
 unused for longest (it is simply fetched again if its origin comes back).
 
 :class:`MemoryCache` is the middleware's default backend (one cache per process);
-:mod:`.rediscache` shares answers between processes on top of it (``ROBOTS_POLICY_REDIS_URL``).
+:mod:`.redis` shares answers between processes on top of it (``ROBOTS_POLICY_REDIS_URL``).
 """
 
 from __future__ import annotations
 
-import logging
 from collections import OrderedDict
 from collections.abc import Hashable, Iterator
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from scrapy_robots_policy.origin import Origin
-from scrapy_robots_policy.policy import Entry, Policy
-
-if TYPE_CHECKING:
-    from scrapy.crawler import Crawler
-
-logger = logging.getLogger(__name__)
+from scrapy_robots_policy.policy import Entry
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -78,23 +72,3 @@ class MemoryCache(LRUCache[Origin, Entry]):
         """An answer to use instead of fetching (another process fetched it), or ``None``:
         this process fetches. In memory nobody else fetches."""
         return None
-
-
-def make_cache(crawler: Crawler, policy: Policy) -> MemoryCache:
-    """The backend the settings ask for: in memory, or shared through Redis."""
-    settings = crawler.settings
-    max_origins = settings.getint("ROBOTS_POLICY_MAX_ORIGINS", 10_000)
-    url = settings.get("ROBOTS_POLICY_REDIS_URL")
-    if not url:
-        return MemoryCache(max_origins)
-    try:
-        from scrapy_robots_policy.rediscache import RedisCache
-
-        return RedisCache(max_origins, crawler, policy, url)
-    except Exception as exc:
-        # A misconfiguration (no redis package, a malformed URL, no asyncio reactor) must
-        # not stop the crawl nor make it obey less: each process fetches for itself.
-        crawler.stats.inc_value("robotstxt/redis_errors")  # type: ignore[union-attr]
-        logger.error("ROBOTS_POLICY_REDIS_URL is set but robots.txt cannot be shared "
-                     "(%(error)s): each process fetches its own", {"error": exc})
-        return MemoryCache(max_origins)

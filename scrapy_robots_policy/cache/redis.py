@@ -36,10 +36,11 @@ from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 from scrapy import signals
 
-from scrapy_robots_policy.cache import MemoryCache
+from scrapy_robots_policy.cache.memory import MemoryCache
 from scrapy_robots_policy.origin import Origin
 from scrapy_robots_policy.policy import Entry, Policy
 from scrapy_robots_policy.robotstxt import RobotsTxt
+from scrapy_robots_policy.settings import RobotsPolicySettings
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -204,24 +205,25 @@ def decode(fields: list[bytes], known: Entry | None = None) -> Entry:
 class RedisCache(MemoryCache):
     """The in-memory cache of one process, shared with the others through Redis."""
 
-    def __init__(self, max_size: int, crawler: Crawler, policy: Policy, url: str) -> None:
-        super().__init__(max_size)
+    def __init__(self, settings: RobotsPolicySettings, crawler: Crawler, policy: Policy,
+                 ) -> None:
+        super().__init__(settings.max_origins)
         if not _asyncio_available():
             raise RuntimeError("the Redis cache needs Scrapy's asyncio reactor "
                                "(TWISTED_REACTOR)")
-        settings = crawler.settings
+        url = settings.redis_url or ""
         self._policy = policy
+        assert crawler.stats is not None  # a crawler has its stats before its components
         self._stats = crawler.stats
-        self._spider = lambda: crawler.spider
+        self._crawler = crawler
         self._url = redacted(url)
-        lease_time = settings.getfloat("ROBOTS_POLICY_REDIS_LEASE_TIME", 10.0)
-        self.store = RedisStore(url, settings.get("ROBOTS_POLICY_REDIS_PREFIX", DEFAULT_PREFIX),
-                                lease_time, policy.settings.stale_limit)
+        lease_time = settings.redis_lease_time
+        self.store = RedisStore(url, settings.redis_prefix, lease_time,
+                                policy.settings.stale_limit)
         # Past this, a process stops waiting for a holder that renews its lease but never
         # answers, and fetches itself: the longest a healthy round can last, plus a lease.
-        fetch_timeout = settings.getfloat("ROBOTS_POLICY_FETCH_TIMEOUT", 10.0)
         s = policy.settings
-        self._max_wait = (s.patience + (s.max_redirects + 1) * fetch_timeout * 2
+        self._max_wait = (s.patience + (s.max_redirects + 1) * settings.fetch_timeout * 2
                           + lease_time)
         self._renew_every = lease_time / 3
         self._fetching: dict[Origin, str] = {}  # origins this process fetches: lease token
@@ -250,7 +252,7 @@ class RedisCache(MemoryCache):
                 self._stats.inc_value("robotstxt/redis_errors")
                 logger.warning("robots.txt of %(origin)s: %(error)s in Redis; fetching it "
                                "here", {"origin": origin, "error": exc},
-                               extra={"spider": self._spider()})
+                               extra={"spider": self._crawler.spider})
                 self._fetching[origin] = ""  # the answer fetched here replaces it
                 return None
             self._reached()
@@ -259,7 +261,7 @@ class RedisCache(MemoryCache):
                 self._stats.inc_value("robotstxt/redis_shared")
                 logger.debug("robots.txt of %(origin)s: taken from Redis (%(why)s)",
                              {"origin": origin, "why": stored.summary},
-                             extra={"spider": self._spider()})
+                             extra={"spider": self._crawler.spider})
                 return stored
             if state == "lease":
                 if stored is not None:  # the cluster's last word is this fetch's "previous"
@@ -271,7 +273,7 @@ class RedisCache(MemoryCache):
                 logger.warning("robots.txt of %(origin)s: another process has held the "
                                "fetch for %(waited).0f s; fetching it here too",
                                {"origin": origin, "waited": time.monotonic() - started},
-                               extra={"spider": self._spider()})
+                               extra={"spider": self._crawler.spider})
                 self._fetching[origin] = ""
                 return None
             await asyncio.sleep(wait)
@@ -321,14 +323,14 @@ class RedisCache(MemoryCache):
             logger.warning("Redis at %(url)s unreachable (%(error)s): robots.txt is fetched "
                            "by this process alone until Redis answers again",
                            {"url": self._url, "error": repr(exc)},
-                           extra={"spider": self._spider()})
+                           extra={"spider": self._crawler.spider})
         self._down_until = time.monotonic() + RECONNECT_AFTER
 
     def _reached(self) -> None:
         if self._down_until is not None:
             self._down_until = None
             logger.info("Redis at %(url)s reachable again: robots.txt shared again",
-                        {"url": self._url}, extra={"spider": self._spider()})
+                        {"url": self._url}, extra={"spider": self._crawler.spider})
 
     async def _spider_closed(self, spider: Any) -> None:
         """Stop waiting and renewing, let the last writes finish, close the connections."""

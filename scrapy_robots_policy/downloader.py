@@ -66,7 +66,7 @@ _NO_JITTER: tuple[str, Any] = (("jitter", 0.0) if hasattr(Slot, "jitter")
 #: Size of the memo of origins by scheme and netloc (cleared when full).
 _ORIGINS_MEMO = 4096
 _UNKNOWN = object()
-#: Sent with each parsed robots.txt, like Scrapy's middleware does (Scrapy 2.14+ only).
+#: Sent with each parsed robots.txt, like Scrapy's middleware does (Scrapy 2.18+ only).
 _ROBOTS_PARSED: object | None = getattr(signals, "robots_parsed", None)
 #: Decompressing a robots.txt beyond this many times the size cap is refused (a bomb).
 _DECOMPRESSED_BOUND = 64
@@ -329,7 +329,8 @@ class RobotsPolicyDownloaderMiddleware:
                 assert step.entry is not None
                 self._log_outcome(origin, answer, chain, step.entry, previous, waiting)
                 if answer.definitive and _ROBOTS_PARSED is not None:
-                    self.crawler.signals.send_catch_log(
+                    # As Scrapy's middleware does: its handlers may be coroutines.
+                    await self.crawler.signals.send_catch_log_async(
                         signal=_ROBOTS_PARSED, robotparser=answer.rules, request=request)
                 return step.entry
             self._stats.inc_value("robotstxt/retry_count")

@@ -17,7 +17,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
+from scrapy.core import engine as _engine
 from scrapy.core.downloader import Slot
+from scrapy.core.engine import ExecutionEngine
 from scrapy.exceptions import IgnoreRequest, NotConfigured, StopDownload
 from scrapy.http import Request
 from scrapy.http.request import NO_CALLBACK
@@ -65,10 +67,18 @@ _MESSAGE_MAX = 200
 #: ``randomize_delay``, later versions ``jitter`` (and deprecate the former).
 _NO_JITTER: tuple[str, Any] = (("jitter", 0.0) if hasattr(Slot, "jitter")
                                else ("randomize_delay", False))
+#: The class of the engine's private slot (Scrapy 2.13 to 2.19), read to tell whether a
+#: real engine is closing; see RobotsPolicyDownloaderMiddleware._engine_closing.
+_ENGINE_SLOT: type | None = getattr(_engine, "_Slot", None)
+#: How robots.txt is downloaded: ``engine.download_async`` (Scrapy 2.14+), else
+#: ``engine.download``. Known from Scrapy's class, not from the engine at hand: a mocked
+#: engine has every attribute, and the method its canned responses come from is the one
+#: Scrapy's own middleware calls.
+_DOWNLOAD_ASYNC = hasattr(ExecutionEngine, "download_async")
 #: Size of the memo of origins by scheme and netloc (cleared when full).
 _ORIGINS_MEMO = 4096
 _UNKNOWN = object()
-#: Sent with each parsed robots.txt, like Scrapy's middleware does (Scrapy 2.14+ only).
+#: Sent with each parsed robots.txt, like Scrapy's middleware does (Scrapy 2.18+ only).
 _ROBOTS_PARSED: object | None = getattr(signals, "robots_parsed", None)
 #: Decompressing a robots.txt beyond this many times the size cap is refused (a bomb).
 _DECOMPRESSED_BOUND = 64
@@ -332,7 +342,8 @@ class RobotsPolicyDownloaderMiddleware:
                 assert step.entry is not None
                 self._log_outcome(origin, answer, chain, step.entry, previous, waiting)
                 if answer.definitive and _ROBOTS_PARSED is not None:
-                    self.crawler.signals.send_catch_log(
+                    # As Scrapy's middleware does: its handlers may be coroutines.
+                    await self.crawler.signals.send_catch_log_async(
                         signal=_ROBOTS_PARSED, robotparser=answer.rules, request=request)
                 return step.entry
             self._stats.inc_value("robotstxt/retry_count")
@@ -460,7 +471,7 @@ class RobotsPolicyDownloaderMiddleware:
     async def _engine_download(self, request: Request) -> Response:
         engine = self.crawler.engine
         assert engine is not None
-        if hasattr(engine, "download_async"):  # Scrapy 2.14+
+        if _DOWNLOAD_ASYNC:
             return await engine.download_async(request)
         return await maybe_deferred_to_future(engine.download(request))
 
@@ -509,18 +520,29 @@ class RobotsPolicyDownloaderMiddleware:
     def _engine_closing(self) -> bool:
         """Whether the crawl is closing (CLOSESPIDER_*, Ctrl-C, an idle spider, an error).
 
-        Scrapy sends no signal when closing starts, only ``spider_closed`` once every
-        request in progress (those waiting here among them) is done: so the engine's slot
-        is asked, and waiting for robots.txt stops at once instead of after the patience.
+        Closing refuses the requests waiting for a robots.txt, so it is decided from
+        evidence only: the ``spider_closed`` signal, or Scrapy's own engine saying so.
+        Scrapy has no public signal or API for "closing has started" (``close_spider``
+        sends ``spider_closed`` only once every request in progress, those waiting here
+        among them, is done; ``engine.running`` stays true meanwhile), so the engine's
+        private slot is read, and only on a real engine whose slot has the real types:
+        never on a stand-in (a ``MagicMock`` crawler in a user's unit tests, where every
+        attribute is a truthy mock), which is taken as running.
         """
         if self._closed:
             return True
+        engine = self.crawler.engine
+        # type(), not isinstance(): a mock with spec=ExecutionEngine passes isinstance().
+        if not issubclass(type(engine), ExecutionEngine):
+            return False
         # Scrapy 2.13 to 2.19; an engine without it (a future Scrapy) is taken as running:
         # spider_closed still ends the waiting, where "closing" would refuse every request.
-        slot = getattr(self.crawler.engine, "_slot", _UNKNOWN)
-        if slot is _UNKNOWN:
+        slot = getattr(engine, "_slot", _UNKNOWN)
+        if slot is None:  # the spider is not open (any more)
+            return True
+        if _ENGINE_SLOT is None or type(slot) is not _ENGINE_SLOT:
             return False
-        return slot is None or getattr(slot, "closing", None) is not None
+        return issubclass(type(getattr(slot, "closing", None)), Deferred)
 
     def _spider_opened(self, spider: Any) -> None:
         self._user_agents.use_spider(spider)

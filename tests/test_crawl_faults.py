@@ -6,13 +6,15 @@ waits out its whole patience while closing); the tests show what a user sees ins
 
 from __future__ import annotations
 
-import gzip
-import io
+import contextlib
+import importlib
 import itertools
-from collections.abc import Sequence
+import zlib
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
+from scrapy.downloadermiddlewares.httpcompression import ACCEPTED_ENCODINGS
 from scrapy.resolver import CachingThreadedResolver
 from twisted.internet import defer
 
@@ -140,26 +142,63 @@ def test_closing_the_crawl_refuses_waiting_requests_at_once() -> None:
 # -- compression bombs -----------------------------------------------------------------------
 
 
-def gzip_bomb(head: bytes, line: bytes, size: int) -> bytes:
-    """``head`` then ``line`` repeated up to ``size`` bytes, gzipped without ever holding
-    the inflated text in memory."""
-    out = io.BytesIO()
+def _module(*names: str) -> Any:
+    for name in names:
+        with contextlib.suppress(ImportError):
+            return importlib.import_module(name)
+    return None
+
+
+def compressor(coding: str) -> tuple[Callable[[bytes], bytes], Callable[[], bytes]]:
+    """A streaming compressor for ``coding``: (compress a chunk, finish)."""
+    if coding == "gzip":
+        gz = zlib.compressobj(wbits=16 + zlib.MAX_WBITS)
+        return gz.compress, gz.flush
+    if coding == "br":
+        br = _module("brotli", "brotlicffi").Compressor(quality=5)
+        return br.process, br.finish
+    zstd = _module("compression.zstd", "backports.zstd")
+    zs = (zstd.ZstdCompressor() if zstd is not None
+          else _module("zstandard").ZstdCompressor().compressobj())
+    return zs.compress, zs.flush
+
+
+def bomb(coding: str, head: bytes, line: bytes, size: int, late: bytes = b"") -> bytes:
+    """``head``, then ``line`` repeated up to ``size`` bytes with ``late`` after the first
+    1 MB of them, compressed with ``coding`` without ever holding the inflated text."""
+    compress, finish = compressor(coding)
     block = line * (1_000_000 // len(line))
-    with gzip.GzipFile(fileobj=out, mode="wb") as gz:
-        gz.write(head)
-        for _ in range(size // len(block)):
-            gz.write(block)
-    return out.getvalue()
+    out = [compress(head)]
+    for n in range(size // len(block)):
+        out.append(compress(block))
+        if n == 0:
+            out.append(compress(late))
+    out.append(finish())
+    return b"".join(out)
 
 
-def test_gzip_bomb_is_read_up_to_the_cap_not_a_lockout() -> None:
-    body = gzip_bomb(b"User-agent: *\nDisallow: /early\n", b"Disallow: /x\n", 100_000_000)
+#: What HttpCompressionMiddleware decodes here: br and zstd need optional modules.
+DECODED = {coding.decode() for coding in ACCEPTED_ENCODINGS}
+NOT_DECODED = {
+    "br": "Scrapy decodes no br here: neither brotli nor brotlicffi is installed",
+    "zstd": "Scrapy decodes no zstd here: its zstd module (zstandard before Scrapy 2.18, "
+            "backports.zstd or Python 3.14's compression.zstd from 2.18) is not installed",
+}
+CODINGS = ["gzip", *(pytest.param(c, marks=pytest.mark.skipif(c not in DECODED, reason=why))
+                    for c, why in NOT_DECODED.items())]
+
+
+@pytest.mark.parametrize("coding", CODINGS)
+def test_compression_bomb_is_read_up_to_the_cap_not_a_lockout(coding: str) -> None:
+    body = bomb(coding, b"User-agent: *\nDisallow: /early\n", b"Disallow: /x\n", 100_000_000,
+                late=b"Disallow: /late\n")
     assert len(body) < 512_000  # the download is not stopped: the bomb goes off inflating
-    reply = Reply(body=body, headers={"Content-Encoding": "gzip"})
+    reply = Reply(body=body, headers={"Content-Encoding": coding})
     with LocalServer({"/robots.txt": reply}) as s:
-        r = crawl(start_urls=[s.url("/early"), s.url("/x"), s.url("/ok")])
+        r = crawl(start_urls=[s.url("/early"), s.url("/x"), s.url("/late"), s.url("/ok")])
     no_traceback(r)
-    assert downloaded(s) == ["/ok"]
+    # Rules in the first 512,000 bytes apply; /late, 1 MB in, is past the cap.
+    assert sorted(downloaded(s)) == ["/late", "/ok"]
     assert r.stat("robotstxt/forbidden/rule") == 2
     assert r.stat("robotstxt/forbidden/unreachable") == 0
     assert log_lines(r, r"^INFO .*robots.txt of .*: 200, 512000 bytes, cut")

@@ -6,6 +6,7 @@ both middlewares; the built-in's run is marked xfail, which makes the difference
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 import itertools
 import os
@@ -39,7 +40,7 @@ class Pages(Spider):
     @classmethod
     def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> Pages:
         spider = super().from_crawler(crawler, *args, **kwargs)
-        if hasattr(signals, "robots_parsed"):  # Scrapy 2.14+
+        if hasattr(signals, "robots_parsed"):  # Scrapy 2.18+
             crawler.signals.connect(spider._robots_parsed, signal=signals.robots_parsed)
         return spider
 
@@ -97,6 +98,21 @@ def test_2xx_rules_are_obeyed_with_scrapy_stats_signal_and_logs() -> None:
     refused = log_lines(r, r"^DEBUG .*Forbidden by robots.txt: <GET .*/private")
     assert len(refused) == 2
     assert all("line 2: Disallow: /private" in line for line in refused)
+
+
+class AsyncRobotsParsed(Pages):
+    async def _robots_parsed(self, robotparser: Any, request: Request) -> None:
+        await asyncio.sleep(0)  # Scrapy documents robots_parsed handlers as possibly async
+        self.crawler.stats.inc_value("test/robots_parsed")
+
+
+@pytest.mark.skipif(not hasattr(signals, "robots_parsed"),
+                    reason="the robots_parsed signal is new in Scrapy 2.18")
+def test_a_coroutine_robots_parsed_handler_is_awaited() -> None:
+    with LocalServer({"/robots.txt": Reply(body="User-agent: *\nDisallow: /private\n")}) as s:
+        r = crawl(spider=AsyncRobotsParsed, start_urls=[s.url("/a"), s.url("/private")])
+    assert downloaded(s) == ["/a"]
+    assert r.stat("test/robots_parsed") == 1
 
 
 def test_an_html_page_as_robots_txt_is_allow_all_counted_and_logged() -> None:

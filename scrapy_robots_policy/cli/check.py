@@ -7,27 +7,17 @@ import sys
 from collections.abc import Sequence
 from urllib.parse import urlsplit
 
-from scrapy_robots_policy.cli.common import (
-    EXIT_ALLOWED,
-    EXIT_DISALLOWED,
-    EXIT_USAGE,
-    bad_urls,
-    is_url,
-)
+from scrapy_robots_policy.cli import common
 from scrapy_robots_policy.cli.web import POLICY_SETTINGS, fetch_robots
 from scrapy_robots_policy.origin import origin_of, robots_url
 from scrapy_robots_policy.robotstxt import Explanation, RobotsTxt
 
+HELP = "check URLs against a robots.txt"
+DESCRIPTION = ("Check URLs against a robots.txt, as Google's parser and RFC 9309 read it. "
+               "Exit status: 0 if every URL is allowed, 1 if any is disallowed.")
 
-def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    check = commands.add_parser(
-        "check",
-        help="check URLs against a robots.txt",
-        description=(
-            "Check URLs against a robots.txt, as Google's parser and RFC 9309 read it. "
-            "Exit status: 0 if every URL is allowed, 1 if any is disallowed."
-        ),
-    )
+
+def configure(check: argparse.ArgumentParser) -> None:
     check.add_argument("robots", metavar="ROBOTS",
                        help="robots.txt URL (or a site URL), file path, or - for stdin")
     check.add_argument("urls", metavar="URL", nargs="+", help="absolute URL or path to check")
@@ -40,19 +30,19 @@ def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     check.add_argument("--explain", action="store_true",
                        help="also print the group chosen and every rule that matched")
-    check.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the verdict and deciding line per URL; exit 1 if any URL is disallowed."""
-    if bad_urls([args.robots, *args.urls] if is_url(args.robots) else args.urls):
-        return EXIT_USAGE
+    robots_is_url = common.is_url(args.robots)
+    if common.bad_urls([args.robots, *args.urls] if robots_is_url else args.urls):
+        return common.EXIT_USAGE
     rules = _load_rules(args)
     if rules is None:
-        return EXIT_USAGE
-    if is_url(args.robots):
+        return common.EXIT_USAGE
+    if robots_is_url:
         _warn_other_origins(args.robots, args.urls)
-    status = EXIT_ALLOWED
+    status = common.EXIT_ALLOWED
     for url in args.urls:
         decision = rules.decide(url, args.user_agent)
         if decision.line is not None:
@@ -67,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
             for line in _explain(rules.explain(url, args.user_agent)):
                 print(f"    {line}")
         if not decision.allowed:
-            status = EXIT_DISALLOWED
+            status = common.EXIT_DISALLOWED
     return status
 
 
@@ -94,7 +84,7 @@ def _robots_location(source: str) -> str | None:
 def _load_rules(args: argparse.Namespace) -> RobotsTxt | None:
     """The rules to check against, printing where they came from for a URL."""
     max_size = POLICY_SETTINGS.max_size
-    if not is_url(args.robots):
+    if not common.is_url(args.robots):
         try:
             body, cut = _read_robots(args.robots, max_size)
         except OSError as error:

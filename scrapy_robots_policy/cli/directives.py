@@ -5,27 +5,17 @@ from __future__ import annotations
 import argparse
 import sys
 
-from scrapy_robots_policy.cli.common import (
-    EXIT_ALLOWED,
-    EXIT_USAGE,
-    agent_header,
-    bad_urls,
-    is_url,
-)
+from scrapy_robots_policy.cli import common
 from scrapy_robots_policy.cli.web import Page, fetch
 from scrapy_robots_policy.directives import RobotsDirectives, header_values_for_others
 from scrapy_robots_policy.robotstxt import product_token
 
+HELP = "fetch a page and print its robots directives and where each came from"
+DESCRIPTION = ("Fetch a page and print the X-Robots-Tag and robots meta tag directives that "
+               "apply to a crawler, each with the header or tag it came from.")
 
-def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    directives = commands.add_parser(
-        "directives",
-        help="fetch a page and print its robots directives and where each came from",
-        description=(
-            "Fetch a page and print the X-Robots-Tag and robots meta tag directives that "
-            "apply to a crawler, each with the header or tag it came from."
-        ),
-    )
+
+def configure(directives: argparse.ArgumentParser) -> None:
     directives.add_argument("url", metavar="URL", help="http(s) URL of the page")
     directives.add_argument(
         "-A", "--user-agent", default="*", metavar="NAME",
@@ -33,20 +23,19 @@ def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     directives.add_argument("--max-size", type=int, default=5_000_000, metavar="BYTES",
                             help="read at most this many bytes of the page")
-    directives.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the page-level directives that apply to the user agent, and their sources."""
-    if not is_url(args.url):
+    if not common.is_url(args.url):
         print(f"error: not an http(s) URL: {args.url}", file=sys.stderr)
-        return EXIT_USAGE
-    if bad_urls([args.url]):
-        return EXIT_USAGE
-    page = fetch(args.url, agent_header(args.user_agent), args.max_size, follow=True)
+        return common.EXIT_USAGE
+    if common.bad_urls([args.url]):
+        return common.EXIT_USAGE
+    page = fetch(args.url, common.agent_header(args.user_agent), args.max_size, follow=True)
     if page.status is None:
         print(f"error: cannot fetch {args.url}: {page.error}", file=sys.stderr)
-        return EXIT_USAGE
+        return common.EXIT_USAGE
     directives = page_directives(page, args.user_agent)
     via = f" (redirected to {page.url})" if page.url != args.url else ""
     kind = page.headers.get_content_type()
@@ -55,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
         print(line)
     for origin in for_others(page, args.user_agent):
         print(f"not for {product_token(args.user_agent) or 'robots'!r}: {origin}")
-    return EXIT_ALLOWED
+    return common.EXIT_ALLOWED
 
 
 def _is_html(page: Page) -> bool:

@@ -239,12 +239,9 @@ def product_token(user_agent: str) -> str:
 def _names(lowered: bytes, m: re.Match[bytes], token: bytes | None) -> bool:
     """Whether a ``_UA_LINE`` match in ``lowered`` names ``token`` (None: is a "*" line).
 
-    Google's rule: the value cut to its leading [a-z_-] equals the crawler's whole token
-    ("googlebot/1.2", "googlebot*", even "googlebot2" name "googlebot"). Our deviation,
-    for crawlers whose names hold other characters ("mj12bot", "archive.org_bot"), which
-    Google's rule never lets obey a group: the value's whole name equals the token. A
-    token of [a-z_-] only can never be named the second way without the first, so
-    Google's answers for such crawlers are unchanged.
+    Google's rule is the first arm of ``_name_fits``: the value cut to its leading
+    [a-z_-] equals the crawler's token. The value's whole name is only read when that
+    fails, for the other two.
     """
     cut = m.group(2)
     if token is None or cut is None:
@@ -252,7 +249,29 @@ def _names(lowered: bytes, m: re.Match[bytes], token: bytes | None) -> bool:
     if cut == token:
         return True
     rest = _NAME_REST.match(lowered, m.end(2)).group()  # type: ignore[union-attr]
-    return token.startswith(cut) and rest == token[len(cut) :]
+    return _name_fits(cut + rest, len(cut), token)
+
+
+def _name_fits(name: bytes, cut: int, token: bytes) -> bool:
+    """Whether one name of a user-agent line (lower-cased, up to "/") names ``token``.
+
+    ``cut`` is the length of the name's leading run of [a-z_-], Google's cut. Three ways,
+    the table of README "Which user agent": Google's cut of the name is the token
+    ("googlebot/1.2", "googlebot*", even "googlebot2" name "googlebot"); the name is the
+    token ("mj12bot", "archive.org_bot", which Google's rule never lets obey a group); the
+    name is Google's cut of the token ("hedwig-news" names "hedwig-news2", "mj" names
+    "mj12bot"). For a token of [a-z_-] only the last two say nothing the first does not,
+    so Google's answers for such crawlers are unchanged. An empty name names nobody.
+    """
+    if name == token or name[:cut] == token:
+        return bool(token)
+    # The name is the token's cut: all of it [a-z_-], and the token goes on with another
+    # character.
+    return (
+        0 < cut == len(name) < len(token)
+        and token.startswith(name)
+        and _GOOGLE_CUT.match(token, cut).end() == cut  # type: ignore[union-attr]
+    )
 
 
 # ---------------------------------------------------------------------------------------

@@ -378,7 +378,7 @@ def test_star_group_spellings() -> None:
 NAMES_WITH_DIGITS = (
     "User-agent: MJ2bot\nDisallow: /mj2\n\n"
     "User-agent: MJ12bot/1.0\nDisallow: /mj12\n\n"
-    "User-agent: mj\nDisallow: /mj\n\n"
+    "User-agent: mj\nDisallow: /mj/\n\n"
     "User-agent: Rule1TestBot\nDisallow: /rule1\n\n"
     "User-agent: Rule3TestBot\nDisallow: /rule3\n\n"
     "User-agent: archive.org_bot\nDisallow: /archive\n\n"
@@ -389,24 +389,27 @@ NAMES_WITH_DIGITS = (
 @pytest.mark.parametrize(
     ("agent", "disallowed"),
     [
-        # Named whole: a crawler whose name holds digits or dots obeys its own group only.
-        ("MJ12bot/1.0", ["/mj12"]),
-        ("MJ2bot", ["/mj2"]),
+        # Named whole: a crawler whose name holds digits or dots obeys its own group, not
+        # its neighbour's; and the group of "mj", its Google cut, merged in.
+        ("MJ12bot/1.0", ["/mj/", "/mj12"]),
+        ("MJ2bot", ["/mj/", "/mj2"]),
         ("Rule1TestBot", ["/rule1"]),
         ("Rule3TestBot/2.0 (+https://x)", ["/rule3"]),
         ("archive.org_bot", ["/archive"]),
-        ("Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/)", ["/mj12"]),
+        ("Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/)", ["/mj/", "/mj12"]),
         # Google's rule: a value counts up to its first character outside [a-zA-Z_-].
-        ("mj", ["/mj", "/mj12", "/mj2"]),
+        ("mj", ["/mj/", "/mj12", "/mj2"]),
         ("RuleTestBot", ["/star"]),
         ("rule", ["/rule1", "/rule3"]),
         ("archive", ["/archive"]),
-        ("MJ99bot", ["/star"]),
+        # No group names mj99bot whole: the one naming its cut does.
+        ("MJ99bot", ["/mj/"]),
+        ("Rule9TestBot", ["/star"]),
     ],
 )
 def test_names_with_digits_and_dots_get_their_own_group(agent: str, disallowed: list[str]) -> None:
     rules = RobotsTxt.parse(NAMES_WITH_DIGITS)
-    paths = ["/mj2", "/mj12", "/mj", "/rule1", "/rule3", "/archive", "/star"]
+    paths = ["/mj2", "/mj12", "/mj/", "/rule1", "/rule3", "/archive", "/star"]
     assert sorted(p for p in paths if not rules.allowed(p, agent)) == sorted(disallowed)
 
 
@@ -436,11 +439,50 @@ def test_groups_naming_one_crawler_in_different_forms_merge() -> None:
 
     assert disallowed("MJ12bot/1.0") == ["/a", "/b", "/c"]
     # Google's cut makes "googlebot2" and "Googlebot/2.1" name googlebot; "googlebot2",
-    # a crawler of its own, obeys only the line naming it whole.
+    # a crawler of its own, obeys the line naming it whole and those naming its cut.
     assert disallowed("Googlebot") == ["/e", "/f", "/g"]
-    assert disallowed("googlebot2") == ["/f"]
+    assert disallowed("googlebot2") == ["/e", "/f", "/g"]
+    assert disallowed("googlebot3") == ["/e", "/g"]
     explanation = rules.explain("/b", "MJ12bot/1.0")
     assert (explanation.group, explanation.group_lines) == ("specific", (1, 4, 7))
+
+
+# The table of README "Which user agent", row for row: (the user-agent line of a group,
+# the crawler's token, whether that group applies, a rival group's line that must not).
+AGENT_NAME_TABLE = [
+    ("User-agent: MJ2bot", "MJ12bot", False, None),
+    ("User-agent: Rule3TestBot", "Rule1TestBot", False, None),
+    ("User-agent: MJ12bot", "MJ12bot", True, None),
+    ("User-agent: archive.org_bot", "archive.org_bot", True, None),
+    ("User-agent: Googlebot/2.1", "Googlebot", True, None),
+    ("User-agent: hedwig-news", "hedwig-news2", True, "User-agent: hedwig"),
+]
+
+
+@pytest.mark.parametrize(
+    ("line", "token", "applies", "rival"),
+    AGENT_NAME_TABLE,
+    ids=[f"{line[12:]} for {token}" for line, token, _, _ in AGENT_NAME_TABLE],
+)
+def test_which_user_agent_lines_name_a_crawler(
+    line: str, token: str, applies: bool, rival: str | None
+) -> None:
+    body = f"User-agent: *\nDisallow: /star\n\n{line}\nDisallow: /named\n"
+    if rival is not None:
+        body += f"\n{rival}\nDisallow: /rival\n"
+    rules = RobotsTxt.parse(body)
+    named, star = rules.decide("/named", token), rules.decide("/star", token)
+    if applies:
+        assert (named.allowed, named.line) == (False, 5)
+        assert star.allowed and star.line is None  # a named crawler leaves the "*" group
+    else:
+        assert named.allowed and named.line is None
+        assert (star.allowed, star.line) == (False, 2)
+    # The rival ("hedwig" for hedwig-news2) is not merged in, and a full User-Agent
+    # header gets the same group as its product token.
+    assert rules.allowed("/rival", token)
+    assert rules.allowed("/named", token) is not applies
+    assert rules.allowed("/named", f"{token}/1.0 (+https://example.com/bot)") is not applies
 
 
 def test_related_crawlers_do_not_share_groups() -> None:

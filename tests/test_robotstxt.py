@@ -456,6 +456,8 @@ AGENT_NAME_TABLE = [
     ("User-agent: archive.org_bot", "archive.org_bot", True, None),
     ("User-agent: Googlebot/2.1", "Googlebot", True, None),
     ("User-agent: hedwig-news", "hedwig-news2", True, "User-agent: hedwig"),
+    ("User-agent: Agent2 Agent3", "Agent3", True, None),
+    ("User-agent: crawler1 crawler2", "crawler2", True, None),
 ]
 
 
@@ -483,6 +485,30 @@ def test_which_user_agent_lines_name_a_crawler(
     assert rules.allowed("/rival", token)
     assert rules.allowed("/named", token) is not applies
     assert rules.allowed("/named", f"{token}/1.0 (+https://example.com/bot)") is not applies
+
+
+def test_several_names_on_one_user_agent_line() -> None:
+    body = (
+        "User-agent: * FooBot\nDisallow: /star\n\n"  # "*" first: the global group only
+        "User-agent: BarBot  Yahoo!\tFooBot/2.1 # BazBot\nDisallow: /named\n\n"
+        "User-agent: QuxBot\nCrawl-delay: 1\nUser-agent: one two\nCrawl-delay: 2\n"
+        "User-agent slow QuxBot\nDisallow: /q\n"  # three words, no colon: no line at all
+    )
+    rules = RobotsTxt.parse(body)
+
+    def disallowed(agent: str) -> list[str]:
+        return [p for p in ("/star", "/named", "/q") if not rules.allowed(p, agent)]
+
+    assert disallowed("FooBot") == ["/named"]
+    assert disallowed("barbot") == ["/named"]
+    assert disallowed("Yahoo") == ["/named"]  # "yahoo!": Google's cut is the token
+    assert disallowed("BazBot") == ["/star"]  # in the comment
+    assert disallowed("QuxBot") == ["/q"]
+    assert disallowed("slow") == ["/star"]
+    assert disallowed("two") == ["/q"]
+    assert rules.explain("/named", "FooBot").group_lines == (4,)
+    # Each name takes the Crawl-delay after its line, as if it stood alone there.
+    assert [rules.crawl_delay(a) for a in ("QuxBot", "one", "two")] == [1.0, 2.0, 2.0]
 
 
 def test_related_crawlers_do_not_share_groups() -> None:

@@ -91,8 +91,11 @@ _RULE_LINE = re.compile(
 # closes a group), and anything else as an empty match. The value starts after the blanks
 # (in the two-word form it is the second word) and may end in some. The look-ahead at the
 # first letter lets other lines fail before the case-insensitive alternatives are tried.
+# Crawl-delay is also read as "crawldelay" and, with a colon only (as "user agent"),
+# "crawl delay": the site's intent is plain.
 _GROUP_LINES = re.compile(
-    r"^[ \t\v\f]*(?:(?=[aAdDcC])(?i:" + _RULE_KEYS.decode() + r"|(crawl-delay))"
+    r"^[ \t\v\f]*(?:(?=[aAdDcC])(?i:" + _RULE_KEYS.decode()
+    + r"|(crawl-?delay|crawl delay(?=[^:#\n]*:)))"
     r"(?:[^:#\n]*:|[^ \t:#\n]*[ \t]+(?=[\v\f]*[^\s:#][^ \t:#\n]*[ \t\v\f]*(?:#|$)))"
     r"[ \t\v\f]*([^#\n]*))?[^\n]*",
     re.ASCII | re.MULTILINE,

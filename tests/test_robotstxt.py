@@ -933,6 +933,43 @@ def test_crawl_delay_written_for_each_agent(body: str, delays: dict[str, float |
     assert {agent: rules.crawl_delay(agent) for agent in delays} == delays
 
 
+@pytest.mark.parametrize(
+    "key", ["crawl delay: ", "Crawl Delay:", "crawldelay: ", "CRAWLDELAY ", "crawldelay\t"]
+)
+def test_crawl_delay_spelled_without_the_hyphen(key: str) -> None:
+    # As "Crawl-delay", per agent: the first after the agent's own user-agent line, among
+    # the user-agent lines without ending their run.
+    body = (
+        f"User-agent: one\n{key}420\nUser-agent: two\n{key}360\nDisallow: /x\n\n"
+        f"User-agent: *\n{key}5\n"
+    )
+    rules = RobotsTxt.parse(body)
+    assert [rules.crawl_delay(a) for a in ("one", "two", "three")] == [420.0, 360.0, 5.0]
+    assert [rules.allowed("/x", a) for a in ("one", "two", "three")] == [False, False, True]
+
+
+def test_crawl_delay_spellings_side_by_side_and_no_other_key() -> None:
+    body = (
+        "User-agent: a\n"
+        "crawl delay: 420\n"
+        "User-agent: b\n"
+        "crawldelay: 360\n"
+        "User-agent: c\n"
+        "crawl delay 9\n"  # three words without a colon: no line at all
+        "crawl delay: /x\n"  # not a rule: a Crawl-delay that is no number
+        "Disallow: /y\n"
+        "crawl delay: d\n"  # not a user-agent line
+        "Disallow: /z\n"
+    )
+    rules = RobotsTxt.parse(body)
+    assert [rules.crawl_delay(a) for a in "abcd"] == [420.0, 360.0, None, None]
+    for agent in "abc":
+        assert rules.allowed("/x", agent)
+        assert not rules.allowed("/y", agent) and not rules.allowed("/z", agent)
+    assert rules.allowed("/z", "d")
+    assert rules.group_count == 1
+
+
 def test_allow_all_and_disallow_all() -> None:
     everything = RobotsTxt.allow_all()
     nothing = RobotsTxt.disallow_all()

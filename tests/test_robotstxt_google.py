@@ -254,6 +254,8 @@ KEY = st.sampled_from(
         "disallaw",
         "sitemap",
         "crawl-delay",
+        "crawl delay",
+        "crawldelay",
         "foo",
         "#user-agent",
     ]

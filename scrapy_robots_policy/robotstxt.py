@@ -77,7 +77,7 @@ _UA_LINE = re.compile(
     rb"\n[ \t\v\f]*(?:(?:user-agent|useragent|user agent)[^:#\n]*:[ \t\v\f]*"
     rb"|(?:user-agent|useragent)[^ \t:#\n]*[ \t]+[\v\f]*"
     rb"(?=[^\s:#][^ \t:#\n]*[ \t\v\f]*(?:#|$)))"
-    rb"(?:(\*)(?![^ \t\v\f#\n])|([a-z_-]*)(?:[^\s#]*[ \t\v\f]+([^\s#]))?)[^\n]*",
+    rb"(?:(\*)(?![^ \t\v\f#\n])|([a-z_-]*)[^\s#]*(?:[ \t\v\f]+([^\s#]))?)[^\n]*",
     re.ASCII | re.MULTILINE,
 )
 _RULE_KEYS = rb"(?:(allow)|di(?:sallow|ssallow|ssalow|salow|asllow|sallaw))"

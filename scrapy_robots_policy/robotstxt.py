@@ -19,7 +19,9 @@ Matching never uses a regular expression: ``*`` is handled by greedy leftmost
 
 Where Google's parser and RFC 9309 disagree, Google wins, except for percent-encoding,
 where RFC 9309 sections 2.2.2 and 2.2.3 are followed (see ``normalize_path``), and for
-the 500 KiB limit, which Google's open-source parser does not apply. No path is special
+the 500 KiB limit, which Google's open-source parser does not apply. Which crawler a
+user-agent line names goes beyond Google's rule (see ``_name_fits``): names with digits
+or dots, the cut of the crawler's name, several names on one line. No path is special
 here: "/robots.txt" is matched like any other, as Google does; RFC 9309's "the
 /robots.txt URI is implicitly allowed" is for the code that fetches it.
 """
@@ -67,13 +69,15 @@ _COLON_OR_TWO_WORDS = (
 # "user agent" (with a space) is only a user-agent key in the colon form: without a
 # colon, "user agent foo" has three words and "user agent" is the key "user".
 # Captures "*" for the global group (Google: "*" alone or followed by whitespace), else
-# the product token (Google's ExtractUserAgent: the leading run of [a-zA-Z_-]); the match
-# runs to the end of the line.
+# Google's cut of the first name (ExtractUserAgent: the leading run of [a-zA-Z_-]) and,
+# when the value holds more names before any comment ("Agent2 Agent3"), the first
+# character of the second one (only the colon form can have several). The match runs to
+# the end of the line.
 _UA_LINE = re.compile(
     rb"\n[ \t\v\f]*(?:(?:user-agent|useragent|user agent)[^:#\n]*:[ \t\v\f]*"
     rb"|(?:user-agent|useragent)[^ \t:#\n]*[ \t]+[\v\f]*"
     rb"(?=[^\s:#][^ \t:#\n]*[ \t\v\f]*(?:#|$)))"
-    rb"(?:(\*)(?![^ \t\v\f#\n])|([a-z_-]*))[^\n]*",
+    rb"(?:(\*)(?![^ \t\v\f#\n])|([a-z_-]*)[^\s#]*(?:[ \t\v\f]+([^\s#]))?)[^\n]*",
     re.ASCII | re.MULTILINE,
 )
 _RULE_KEYS = rb"(?:(allow)|di(?:sallow|ssallow|ssalow|salow|asllow|sallaw))"
@@ -87,8 +91,11 @@ _RULE_LINE = re.compile(
 # closes a group), and anything else as an empty match. The value starts after the blanks
 # (in the two-word form it is the second word) and may end in some. The look-ahead at the
 # first letter lets other lines fail before the case-insensitive alternatives are tried.
+# Crawl-delay is also read as "crawldelay" and, with a colon only (as "user agent"),
+# "crawl delay": the site's intent is plain.
 _GROUP_LINES = re.compile(
-    r"^[ \t\v\f]*(?:(?=[aAdDcC])(?i:" + _RULE_KEYS.decode() + r"|(crawl-delay))"
+    r"^[ \t\v\f]*(?:(?=[aAdDcC])(?i:" + _RULE_KEYS.decode()
+    + r"|(crawl-?delay|crawl delay(?=[^:#\n]*:)))"
     r"(?:[^:#\n]*:|[^ \t:#\n]*[ \t]+(?=[\v\f]*[^\s:#][^ \t:#\n]*[ \t\v\f]*(?:#|$)))"
     r"[ \t\v\f]*([^#\n]*))?[^\n]*",
     re.ASCII | re.MULTILINE,
@@ -103,10 +110,11 @@ _TOKEN = re.compile(r"[^/\s;()]*")
 # names a browser, not a crawler).
 _COMPATIBLE = re.compile(r"[(;]\s*compatible\s*;\s*([^/\s;()]+)\s*(?:[/;)]|$)", re.IGNORECASE)
 # Google's ExtractUserAgent cut of a user-agent value: its leading run of [a-zA-Z_-]
-# (``_UA_LINE`` captures it from a file's lines; this is the same cut of a crawler's token).
+# (``_UA_LINE`` captures it for the first name of a line; this is the same cut of the
+# other names and of a crawler's token).
 _GOOGLE_CUT = re.compile(rb"[a-z_-]*")
-# What follows Google's cut in the whole name of a user-agent value: up to whitespace, "/"
-# or a comment ("MJ12bot/1.0" -> "mj12bot").
+# What follows Google's cut in the whole first name of a user-agent value: up to
+# whitespace, "/" or a comment ("MJ12bot/1.0" -> "mj12bot").
 _NAME_REST = re.compile(rb"[^\s/#]*")
 # Google's GetPathParamsQuery: an optional "//", a scheme if "://" comes before any of
 # "/?;", the authority up to the first of "/?;", then the path up to a fragment.
@@ -115,6 +123,9 @@ _NUL_TO_EOL = re.compile(rb"\x00[^\n]*")
 _ESCAPES = re.compile(rb"%([0-9A-Fa-f]{2})?|[\x80-\xff]")
 _UNRESERVED = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 _MAX_CACHED_AGENTS = 64
+# The key of ``RobotsTxt._agents`` listing the groups with a user-agent line of several
+# names; no name's cut holds a space.
+_SEVERAL = b" "
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,10 +232,12 @@ def product_token(user_agent: str) -> str:
 
     The one definition used for robots.txt groups, meta tags, X-Robots-Tag and contracts.
     The name is kept whole, digits and dots included ("MJ12bot/1.0" -> "mj12bot",
-    "archive.org_bot" stays whole). A browser-style "Mozilla/5.0 (compatible; MyBot/1.0;
-    ...)" names its crawler after "compatible;" -> "mybot"; without such an item the
-    answer is "mozilla", a browser's name (``useragent.py`` warns about it). "*" is no
-    crawler's name (it means every crawler): "".
+    "archive.org_bot" stays whole): meta tags and X-Robots-Tag compare it whole; a
+    robots.txt user-agent line names it in the three ways of ``_name_fits`` ("mj12bot",
+    "mj12bot/1.0" and "mj", Google's cut of it, all do). A browser-style "Mozilla/5.0
+    (compatible; MyBot/1.0; ...)" names its crawler after "compatible;" -> "mybot";
+    without such an item the answer is "mozilla", a browser's name (``useragent.py`` warns
+    about it). "*" is no crawler's name (it means every crawler): "".
     """
     token = _TOKEN.match(user_agent.lstrip()).group().lower()  # type: ignore[union-attr]
     if token == "mozilla":
@@ -239,12 +252,10 @@ def product_token(user_agent: str) -> str:
 def _names(lowered: bytes, m: re.Match[bytes], token: bytes | None) -> bool:
     """Whether a ``_UA_LINE`` match in ``lowered`` names ``token`` (None: is a "*" line).
 
-    Google's rule: the value cut to its leading [a-z_-] equals the crawler's whole token
-    ("googlebot/1.2", "googlebot*", even "googlebot2" name "googlebot"). Our deviation,
-    for crawlers whose names hold other characters ("mj12bot", "archive.org_bot"), which
-    Google's rule never lets obey a group: the value's whole name equals the token. A
-    token of [a-z_-] only can never be named the second way without the first, so
-    Google's answers for such crawlers are unchanged.
+    A line names the token when one of its names does (``_name_fits``): the value up to a
+    comment, split on whitespace ("User-agent: Agent2 Agent3" names both), unless it
+    starts with a "*" name, the global group only. Google's rule, the first name's cut
+    equal to the token, is tried first; names are only read whole when it fails.
     """
     cut = m.group(2)
     if token is None or cut is None:
@@ -252,7 +263,39 @@ def _names(lowered: bytes, m: re.Match[bytes], token: bytes | None) -> bool:
     if cut == token:
         return True
     rest = _NAME_REST.match(lowered, m.end(2)).group()  # type: ignore[union-attr]
-    return token.startswith(cut) and rest == token[len(cut) :]
+    if _name_fits(cut + rest, len(cut), token):
+        return True
+    more = m.start(3)
+    if more < 0:
+        return False
+    for word in lowered[more : m.end()].partition(b"#")[0].split():
+        name = word.partition(b"/")[0]
+        if _name_fits(name, _GOOGLE_CUT.match(name).end(), token):  # type: ignore[union-attr]
+            return True
+    return False
+
+
+def _name_fits(name: bytes, cut: int, token: bytes) -> bool:
+    """Whether one name of a user-agent line (lower-cased, up to "/") names ``token``.
+
+    ``cut`` is the length of the name's leading run of [a-z_-], Google's cut. Three ways,
+    the table of README "Which user agent": Google's cut of the name is the token
+    ("googlebot/1.2", "googlebot*", even "googlebot2" name "googlebot"); the name is the
+    token ("mj12bot", "archive.org_bot", which Google's rule never lets obey a group); the
+    name is Google's cut of the token ("hedwig-news" names "hedwig-news2", "mj" names
+    "mj12bot"). For a token of [a-z_-] only the last two say nothing the first does not:
+    for such crawlers our answers differ from Google's only on lines of several names,
+    where Google reads the first. An empty name names nobody.
+    """
+    if name == token or name[:cut] == token:
+        return bool(token)
+    # The name is the token's cut: all of it [a-z_-], and the token goes on with another
+    # character.
+    return (
+        0 < cut == len(name) < len(token)
+        and token.startswith(name)
+        and _GOOGLE_CUT.match(token, cut).end() == cut  # type: ignore[union-attr]
+    )
 
 
 # ---------------------------------------------------------------------------------------
@@ -886,7 +929,10 @@ class RobotsTxt:
         # Per group: (start of its first user-agent line, where its rule lines may start,
         # end): rules follow the user-agent lines, unless other lines stand among those.
         self._groups = groups or []
-        # Google's cut of a user-agent value (lower-cased) -> the groups of such lines.
+        # Google's cut of a user-agent name (lower-cased) -> the groups naming it. Parsing
+        # indexes the first name of each line; the groups with lines of several names
+        # ("Agent2 Agent3") are listed under _SEVERAL until a question needs their other
+        # names (``_index_later_names``).
         self._agents = agents or {}
         self._star = star or []  # indexes of the groups naming "*"
         self._fallback = fallback  # what applies when no group does
@@ -926,7 +972,7 @@ class RobotsTxt:
                     interrupted = True
             body_start = m.end()
             index = len(groups)
-            is_star, token = m.group(1, 2)
+            is_star, token, more = m.groups()
             if is_star:
                 if not star or star[-1] != index:
                     star.append(index)
@@ -938,6 +984,13 @@ class RobotsTxt:
                     agents[token] = [index]
                 elif named[-1] != index:
                     named.append(index)
+                if more is not None:
+                    # Names after the first: indexed when a question needs them.
+                    named = agents.get(_SEVERAL)
+                    if named is None:
+                        agents[_SEVERAL] = [index]
+                    elif named[-1] != index:
+                        named.append(index)
         if body_start >= 0:
             rules_start = group_start if interrupted else min(body_start, len(data))
             groups.append((group_start, rules_start, len(data)))
@@ -1055,19 +1108,49 @@ class RobotsTxt:
         return matcher
 
     def _groups_naming(self, token: bytes) -> list[int]:
-        """The groups with a user-agent line naming the crawler's ``token`` (see ``_names``)."""
+        """The groups with a user-agent line naming the crawler's ``token`` (see ``_names``).
+
+        Every way a name can name a token needs the name's Google cut to equal the
+        token's: the groups are among those indexed under the token's cut.
+        """
         if not token:
             return []
+        if _SEVERAL in self._agents:
+            self._index_later_names()
         indexes = self._agents.get(token)
         if indexes is not None:
-            return indexes  # a key is Google's cut of a line: [a-z_-] only, its rule
+            return indexes  # a key is Google's cut of a name: [a-z_-] only, its rule
         cut = _GOOGLE_CUT.match(token).group()  # type: ignore[union-attr]
-        indexes = self._agents.get(cut)
-        if not indexes or cut == token:
+        if cut == token:
             return []
-        # A token with other characters than [a-z_-]: only lines of the same cut can name
-        # it whole; read those groups' user-agent lines (``_matcher_for`` keeps the answer).
+        indexes = self._agents.get(cut)
+        if not indexes:
+            return []
+        # A token with other characters than [a-z_-]: only names of the same cut can name
+        # it, whole or as its cut; read those groups' user-agent lines (``_matcher_for``
+        # keeps the answer).
         return [index for index in indexes if self._first_naming(index, token) >= 0]
+
+    def _index_later_names(self) -> None:
+        """Index the names after the first of each user-agent line by their Google cut.
+
+        Done once, before the first question is answered, for the few files with lines of
+        several names: ``parse`` only listed their groups (under _SEVERAL).
+        """
+        agents = self._agents
+        later: dict[bytes, set[int]] = {}
+        data = self._data
+        for index in agents.pop(_SEVERAL):
+            start, _, end = self._groups[index]
+            lowered = _lowered(data[start:end])
+            for m in _UA_LINE.finditer(lowered):
+                more = m.start(3)
+                if more >= 0:
+                    for name in lowered[more : m.end()].partition(b"#")[0].split():
+                        cut = _GOOGLE_CUT.match(name).group()  # type: ignore[union-attr]
+                        later.setdefault(cut, set()).add(index)
+        for cut, indexes in later.items():
+            agents[cut] = sorted(indexes.union(agents.get(cut, ())))
 
     def _first_naming(self, index: int, token: bytes | None) -> int:
         """Where the first user-agent line of group ``index`` naming ``token`` starts, or -1."""

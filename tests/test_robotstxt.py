@@ -378,7 +378,7 @@ def test_star_group_spellings() -> None:
 NAMES_WITH_DIGITS = (
     "User-agent: MJ2bot\nDisallow: /mj2\n\n"
     "User-agent: MJ12bot/1.0\nDisallow: /mj12\n\n"
-    "User-agent: mj\nDisallow: /mj\n\n"
+    "User-agent: mj\nDisallow: /mj/\n\n"
     "User-agent: Rule1TestBot\nDisallow: /rule1\n\n"
     "User-agent: Rule3TestBot\nDisallow: /rule3\n\n"
     "User-agent: archive.org_bot\nDisallow: /archive\n\n"
@@ -389,24 +389,27 @@ NAMES_WITH_DIGITS = (
 @pytest.mark.parametrize(
     ("agent", "disallowed"),
     [
-        # Named whole: a crawler whose name holds digits or dots obeys its own group only.
-        ("MJ12bot/1.0", ["/mj12"]),
-        ("MJ2bot", ["/mj2"]),
+        # Named whole: a crawler whose name holds digits or dots obeys its own group, not
+        # its neighbour's; and the group of "mj", its Google cut, merged in.
+        ("MJ12bot/1.0", ["/mj/", "/mj12"]),
+        ("MJ2bot", ["/mj/", "/mj2"]),
         ("Rule1TestBot", ["/rule1"]),
         ("Rule3TestBot/2.0 (+https://x)", ["/rule3"]),
         ("archive.org_bot", ["/archive"]),
-        ("Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/)", ["/mj12"]),
+        ("Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/)", ["/mj/", "/mj12"]),
         # Google's rule: a value counts up to its first character outside [a-zA-Z_-].
-        ("mj", ["/mj", "/mj12", "/mj2"]),
+        ("mj", ["/mj/", "/mj12", "/mj2"]),
         ("RuleTestBot", ["/star"]),
         ("rule", ["/rule1", "/rule3"]),
         ("archive", ["/archive"]),
-        ("MJ99bot", ["/star"]),
+        # No group names mj99bot whole: the one naming its cut does.
+        ("MJ99bot", ["/mj/"]),
+        ("Rule9TestBot", ["/star"]),
     ],
 )
 def test_names_with_digits_and_dots_get_their_own_group(agent: str, disallowed: list[str]) -> None:
     rules = RobotsTxt.parse(NAMES_WITH_DIGITS)
-    paths = ["/mj2", "/mj12", "/mj", "/rule1", "/rule3", "/archive", "/star"]
+    paths = ["/mj2", "/mj12", "/mj/", "/rule1", "/rule3", "/archive", "/star"]
     assert sorted(p for p in paths if not rules.allowed(p, agent)) == sorted(disallowed)
 
 
@@ -436,11 +439,76 @@ def test_groups_naming_one_crawler_in_different_forms_merge() -> None:
 
     assert disallowed("MJ12bot/1.0") == ["/a", "/b", "/c"]
     # Google's cut makes "googlebot2" and "Googlebot/2.1" name googlebot; "googlebot2",
-    # a crawler of its own, obeys only the line naming it whole.
+    # a crawler of its own, obeys the line naming it whole and those naming its cut.
     assert disallowed("Googlebot") == ["/e", "/f", "/g"]
-    assert disallowed("googlebot2") == ["/f"]
+    assert disallowed("googlebot2") == ["/e", "/f", "/g"]
+    assert disallowed("googlebot3") == ["/e", "/g"]
     explanation = rules.explain("/b", "MJ12bot/1.0")
     assert (explanation.group, explanation.group_lines) == ("specific", (1, 4, 7))
+
+
+# The table of README "Which user agent", row for row: (the user-agent line of a group,
+# the crawler's token, whether that group applies, a rival group's line that must not).
+AGENT_NAME_TABLE = [
+    ("User-agent: MJ2bot", "MJ12bot", False, None),
+    ("User-agent: Rule3TestBot", "Rule1TestBot", False, None),
+    ("User-agent: MJ12bot", "MJ12bot", True, None),
+    ("User-agent: archive.org_bot", "archive.org_bot", True, None),
+    ("User-agent: Googlebot/2.1", "Googlebot", True, None),
+    ("User-agent: hedwig-news", "hedwig-news2", True, "User-agent: hedwig"),
+    ("User-agent: Agent2 Agent3", "Agent3", True, None),
+    ("User-agent: crawler1 crawler2", "crawler2", True, None),
+]
+
+
+@pytest.mark.parametrize(
+    ("line", "token", "applies", "rival"),
+    AGENT_NAME_TABLE,
+    ids=[f"{line[12:]} for {token}" for line, token, _, _ in AGENT_NAME_TABLE],
+)
+def test_which_user_agent_lines_name_a_crawler(
+    line: str, token: str, applies: bool, rival: str | None
+) -> None:
+    body = f"User-agent: *\nDisallow: /star\n\n{line}\nDisallow: /named\n"
+    if rival is not None:
+        body += f"\n{rival}\nDisallow: /rival\n"
+    rules = RobotsTxt.parse(body)
+    named, star = rules.decide("/named", token), rules.decide("/star", token)
+    if applies:
+        assert (named.allowed, named.line) == (False, 5)
+        assert star.allowed and star.line is None  # a named crawler leaves the "*" group
+    else:
+        assert named.allowed and named.line is None
+        assert (star.allowed, star.line) == (False, 2)
+    # The rival ("hedwig" for hedwig-news2) is not merged in, and a full User-Agent
+    # header gets the same group as its product token.
+    assert rules.allowed("/rival", token)
+    assert rules.allowed("/named", token) is not applies
+    assert rules.allowed("/named", f"{token}/1.0 (+https://example.com/bot)") is not applies
+
+
+def test_several_names_on_one_user_agent_line() -> None:
+    body = (
+        "User-agent: * FooBot\nDisallow: /star\n\n"  # "*" first: the global group only
+        "User-agent: BarBot  Yahoo!\tFooBot/2.1 # BazBot\nDisallow: /named\n\n"
+        "User-agent: QuxBot\nCrawl-delay: 1\nUser-agent: one two\nCrawl-delay: 2\n"
+        "User-agent slow QuxBot\nDisallow: /q\n"  # three words, no colon: no line at all
+    )
+    rules = RobotsTxt.parse(body)
+
+    def disallowed(agent: str) -> list[str]:
+        return [p for p in ("/star", "/named", "/q") if not rules.allowed(p, agent)]
+
+    assert disallowed("FooBot") == ["/named"]
+    assert disallowed("barbot") == ["/named"]
+    assert disallowed("Yahoo") == ["/named"]  # "yahoo!": Google's cut is the token
+    assert disallowed("BazBot") == ["/star"]  # in the comment
+    assert disallowed("QuxBot") == ["/q"]
+    assert disallowed("slow") == ["/star"]
+    assert disallowed("two") == ["/q"]
+    assert rules.explain("/named", "FooBot").group_lines == (4,)
+    # Each name takes the Crawl-delay after its line, as if it stood alone there.
+    assert [rules.crawl_delay(a) for a in ("QuxBot", "one", "two")] == [1.0, 2.0, 2.0]
 
 
 def test_related_crawlers_do_not_share_groups() -> None:
@@ -863,6 +931,43 @@ def test_crawl_delay_of_the_applying_group() -> None:
 def test_crawl_delay_written_for_each_agent(body: str, delays: dict[str, float | None]) -> None:
     rules = RobotsTxt.parse(body)
     assert {agent: rules.crawl_delay(agent) for agent in delays} == delays
+
+
+@pytest.mark.parametrize(
+    "key", ["crawl delay: ", "Crawl Delay:", "crawldelay: ", "CRAWLDELAY ", "crawldelay\t"]
+)
+def test_crawl_delay_spelled_without_the_hyphen(key: str) -> None:
+    # As "Crawl-delay", per agent: the first after the agent's own user-agent line, among
+    # the user-agent lines without ending their run.
+    body = (
+        f"User-agent: one\n{key}420\nUser-agent: two\n{key}360\nDisallow: /x\n\n"
+        f"User-agent: *\n{key}5\n"
+    )
+    rules = RobotsTxt.parse(body)
+    assert [rules.crawl_delay(a) for a in ("one", "two", "three")] == [420.0, 360.0, 5.0]
+    assert [rules.allowed("/x", a) for a in ("one", "two", "three")] == [False, False, True]
+
+
+def test_crawl_delay_spellings_side_by_side_and_no_other_key() -> None:
+    body = (
+        "User-agent: a\n"
+        "crawl delay: 420\n"
+        "User-agent: b\n"
+        "crawldelay: 360\n"
+        "User-agent: c\n"
+        "crawl delay 9\n"  # three words without a colon: no line at all
+        "crawl delay: /x\n"  # not a rule: a Crawl-delay that is no number
+        "Disallow: /y\n"
+        "crawl delay: d\n"  # not a user-agent line
+        "Disallow: /z\n"
+    )
+    rules = RobotsTxt.parse(body)
+    assert [rules.crawl_delay(a) for a in "abcd"] == [420.0, 360.0, None, None]
+    for agent in "abc":
+        assert rules.allowed("/x", agent)
+        assert not rules.allowed("/y", agent) and not rules.allowed("/z", agent)
+    assert rules.allowed("/z", "d")
+    assert rules.group_count == 1
 
 
 def test_allow_all_and_disallow_all() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from urllib.parse import quote
 
@@ -14,6 +15,7 @@ from scrapy_robots_policy.robotstxt import (
     RobotsTxt,
     normalize_path,
     pattern_matches,
+    product_token,
 )
 
 AGENTS = st.sampled_from(["FooBot", "foobot/1.2 (+http://x)", "*", "", "Other", "\u30c4"])
@@ -200,6 +202,65 @@ def test_crowded_wildcard_index_equals_brute_force(
         robotstxt._PROBE_KEYS, robotstxt._LINEAR_WORK, robotstxt._SPREAD_WORK = saved
 
 
+def names_crawler(value: str, token: str) -> bool:
+    """README "Which user agent", written out: does the user-agent ``value`` name ``token``?"""
+
+    def cut(name: str) -> str:
+        return re.match(r"[a-z_-]*", name).group()  # type: ignore[union-attr]
+
+    names = [name.split("/")[0] for name in value.lower().split("#")[0].split()]
+    if not names or names[0] == "*" or not token:
+        return False
+    return any(
+        name and (name == token or cut(name) == token or name == cut(token)) for name in names
+    )
+
+
+AGENT_NAMES = st.sampled_from(
+    [
+        "MJ12bot",
+        "mj12bot/1.0",
+        "mj",
+        "MJ2bot",
+        "hedwig-news",
+        "hedwig",
+        "Hedwig-News2",
+        "agent2",
+        "Agent3",
+        "archive.org_bot",
+        "googlebot*",
+        "Yahoo!",
+        "12bot",
+        "/x",
+        "*",
+        "#",
+        "\u30c4",
+    ]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    values=st.lists(
+        st.lists(AGENT_NAMES, min_size=1, max_size=3).map(" ".join), min_size=1, max_size=6
+    ),
+    agents=st.lists(AGENT_NAMES, min_size=1, max_size=4),
+)
+def test_groups_chosen_by_the_user_agent_rule_name_by_name(
+    values: list[str], agents: list[str]
+) -> None:
+    """Every group whose line names the crawler applies (merged), else the "*" groups."""
+    body = "".join(f"User-agent: {value}\nDisallow: /g{i}/\n\n" for i, value in enumerate(values))
+    rules = RobotsTxt.parse(body)
+    for agent in agents:
+        token = product_token(agent)
+        named = {i for i, value in enumerate(values) if names_crawler(value, token)}
+        if not named:
+            named = {i for i, value in enumerate(values) if value.split()[0] == "*"}
+        refused = {i for i in range(len(values)) if not rules.allowed(f"/g{i}/", agent)}
+        assert refused == named, (body, agent)
+
+
 URL_PIECES = st.lists(
     st.sampled_from(
         [
@@ -260,6 +321,13 @@ def test_hundred_thousand_user_agent_lines() -> None:
     assert not rules.allowed("/private", "Other")
     alternating = "".join(f"User-agent: bot\nDisallow: /{i}\n" for i in range(100_000))
     assert timed(lambda: RobotsTxt.parse(alternating).allowed("/x", "bot")) < SAFE_SECONDS
+    # Two names a line, 12,119 groups: the second names are indexed on the first question.
+    several = "".join(f"User-agent: bot{i} x{i}\nDisallow: /{i}\n" for i in range(100_000))
+    assert timed(lambda: RobotsTxt.parse(several).allowed("/x", "bot")) < SAFE_SECONDS
+    for agent in ("x", "x5", "bot5"):
+        rules = RobotsTxt.parse(several)
+        assert timed(lambda: rules.allowed("/x", agent)) < SAFE_SECONDS  # noqa: B023
+        assert not rules.allowed("/5", agent)
 
 
 def test_one_megabyte_line() -> None:

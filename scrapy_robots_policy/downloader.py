@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
 from scrapy.core import engine as _engine
-from scrapy.core.downloader import Slot
+from scrapy.core.downloader import Downloader, Slot
 from scrapy.core.engine import ExecutionEngine
 from scrapy.exceptions import IgnoreRequest, NotConfigured, StopDownload
 from scrapy.http import Request
@@ -276,7 +276,12 @@ class RobotsPolicyDownloaderMiddleware:
             delay = self._max_crawl_delay
             if delay <= 0:
                 return
-        downloader = self.crawler.engine.downloader  # type: ignore[union-attr]
+        downloader = getattr(self.crawler.engine, "downloader", None)
+        # type(), not isinstance(): a mock with spec=Downloader passes isinstance(). A
+        # stand-in (a MagicMock crawler in a user's unit tests) has no slot to slow down.
+        if not issubclass(type(downloader), Downloader):
+            return
+        assert downloader is not None
         key = downloader.get_slot_key(request)
         slot_settings = downloader.per_slot_settings.setdefault(key, {})
         if slot_settings.get("delay", 0) >= delay:

@@ -29,6 +29,7 @@ from twisted.internet.defer import CancelledError, Deferred
 
 from scrapy_robots_policy.cache import RobotsCache
 from scrapy_robots_policy.cache.choose import make_cache
+from scrapy_robots_policy.decompress import inflate_prefix
 from scrapy_robots_policy.origin import Origin, origin_of, robots_url
 from scrapy_robots_policy.policy import (
     Answer,
@@ -37,7 +38,6 @@ from scrapy_robots_policy.policy import (
     Lookup,
     Policy,
     PolicySettings,
-    inflate_prefix,
 )
 from scrapy_robots_policy.robotstxt import RobotsTxt
 from scrapy_robots_policy.settings import RobotsPolicySettings

@@ -42,6 +42,7 @@ from scrapy_robots_policy.policy import (
 from scrapy_robots_policy.robotstxt import RobotsTxt
 from scrapy_robots_policy.settings import RobotsPolicySettings
 from scrapy_robots_policy.useragent import UserAgentChoice
+from scrapy_robots_policy.verdict import CHECK_ONLY_META, VERDICT_META, Verdict
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -82,33 +83,6 @@ _UNKNOWN = object()
 _ROBOTS_PARSED: object | None = getattr(signals, "robots_parsed", None)
 #: Decompressing a robots.txt beyond this many times the size cap is refused (a bomb).
 _DECOMPRESSED_BOUND = 64
-#: Request meta key: decide as usual but never refuse; the verdict goes to VERDICT_META.
-#: ``scrapy check``'s ``@robotstxt`` contract uses it, so a disallowed URL can be checked.
-CHECK_ONLY_META = "robots_policy_check_only"
-#: Request meta key where a check-only request finds its :class:`Verdict`.
-VERDICT_META = "robots_policy_verdict"
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """What robots.txt said about one request, and why (the deciding line, or the outage)."""
-
-    allowed: bool
-    robots_url: str
-    user_agent: str
-    line: int | None = None
-    rule: str | None = None
-    unreachable: str | None = None  # why the robots.txt could not be had, if it could not
-
-    @property
-    def reason(self) -> str:
-        """``http://h/robots.txt line 3: Disallow: /x (user agent 'Bot')``, or the outage."""
-        if self.unreachable is not None:
-            return f"{self.robots_url} unreachable ({self.unreachable})"
-        where = f" line {self.line}: {self.rule}" if self.line is not None else (
-            ": no rule matched")
-        return f"{self.robots_url}{where} (user agent {self.user_agent!r})"
-
 
 @dataclass
 class _Round:
@@ -224,7 +198,7 @@ class RobotsPolicyDownloaderMiddleware:
     def _judge(self, origin: Origin, entry: Entry, request: Request) -> None:
         user_agent = self._user_agents.for_request(request)
         if request.meta.get(CHECK_ONLY_META):
-            request.meta[VERDICT_META] = _verdict(origin, entry, request.url, user_agent)
+            request.meta[VERDICT_META] = Verdict.of(origin, entry, request.url, user_agent)
             return
         if entry.rules.allowed(request.url, user_agent):
             if self._crawl_delay:
@@ -241,7 +215,7 @@ class RobotsPolicyDownloaderMiddleware:
                          {"request": request, "origin": origin, "why": entry.summary},
                          extra={"spider": self.crawler.spider})
             raise IgnoreRequest("Forbidden by robots.txt: "
-                                + _verdict(origin, entry, request.url, user_agent).reason)
+                                + Verdict.of(origin, entry, request.url, user_agent).reason)
         self._stats.inc_value("robotstxt/forbidden/rule")
         decision = entry.rules.decide(request.url, user_agent)
         rule = getattr(decision, "rule", None)
@@ -251,7 +225,7 @@ class RobotsPolicyDownloaderMiddleware:
                       "rule": f": {rule}" if rule else "", "agent": user_agent},
                      extra={"spider": self.crawler.spider})
         raise IgnoreRequest("Forbidden by robots.txt: "
-                            + _verdict(origin, entry, request.url, user_agent).reason)
+                            + Verdict.of(origin, entry, request.url, user_agent).reason)
 
     def _apply_crawl_delay(self, origin: Origin, rules: RobotsTxt, user_agent: str,
                            request: Request) -> None:
@@ -558,15 +532,6 @@ class RobotsPolicyDownloaderMiddleware:
         self._stats.set_value("robotstxt/cache_evictions", self._cache.evictions)
         for sleep in list(self._sleeps):
             sleep.cancel()
-
-
-def _verdict(origin: Origin, entry: Entry, url: str, user_agent: str) -> Verdict:
-    """The verdict of ``entry`` on ``url``, with the line that decided or the outage."""
-    decision = entry.rules.decide(url, user_agent)
-    if entry.unreachable and not decision.allowed:
-        return Verdict(False, robots_url(origin), user_agent, unreachable=entry.summary)
-    return Verdict(decision.allowed, robots_url(origin), user_agent, decision.line,
-                   getattr(decision, "rule", None))
 
 
 def _is_robots_txt(request: Request) -> bool:

@@ -11,14 +11,12 @@ the disallowed ones with :exc:`~scrapy.exceptions.IgnoreRequest`.
 from __future__ import annotations
 
 import logging
-import math
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
 from scrapy.core import engine as _engine
-from scrapy.core.downloader import Downloader, Slot
 from scrapy.core.engine import ExecutionEngine
 from scrapy.exceptions import IgnoreRequest, NotConfigured, StopDownload
 from scrapy.http import Request
@@ -29,6 +27,7 @@ from twisted.internet.defer import CancelledError, Deferred
 
 from scrapy_robots_policy.cache import RobotsCache
 from scrapy_robots_policy.cache.choose import make_cache
+from scrapy_robots_policy.crawldelay import CrawlDelay
 from scrapy_robots_policy.decompress import inflate_prefix
 from scrapy_robots_policy.origin import Origin, origin_of, robots_url
 from scrapy_robots_policy.policy import (
@@ -64,10 +63,6 @@ _CLOSING = "the crawl is closing"
 _CLOSING_POLL = 0.25
 #: Longest error message kept in a log line or an IgnoreRequest reason.
 _MESSAGE_MAX = 200
-#: How to say "no random variation of the delay" to a download slot: Scrapy 2.13 knows
-#: ``randomize_delay``, later versions ``jitter`` (and deprecate the former).
-_NO_JITTER: tuple[str, Any] = (("jitter", 0.0) if hasattr(Slot, "jitter")
-                               else ("randomize_delay", False))
 #: The class of the engine's private slot (Scrapy 2.13 to 2.19), read to tell whether a
 #: real engine is closing; see RobotsPolicyDownloaderMiddleware._engine_closing.
 _ENGINE_SLOT: type | None = getattr(_engine, "_Slot", None)
@@ -130,9 +125,8 @@ class RobotsPolicyDownloaderMiddleware:
         download_timeout = settings.getfloat("DOWNLOAD_TIMEOUT", 180.0)
         if download_timeout > 0:  # a crawl told to wait less for pages waits less here too
             self._fetch_timeout = min(self._fetch_timeout, download_timeout)
-        self._crawl_delay = settings.getbool("ROBOTS_POLICY_CRAWL_DELAY", False)
-        self._max_crawl_delay = settings.getfloat("ROBOTS_POLICY_MAX_CRAWL_DELAY", 60.0)
-        self._delay_capped: set[Origin] = set()  # origins whose Crawl-delay cap was logged
+        self._crawl_delay = (CrawlDelay(crawler, RobotsPolicySettings.of(crawler))
+                             if settings.getbool("ROBOTS_POLICY_CRAWL_DELAY", False) else None)
         self._user_agents = UserAgentChoice.for_crawler(crawler)
         self._rounds: dict[Origin, _Round] = {}
         self._origins: dict[tuple[str, str], Origin | None] = {}
@@ -201,8 +195,8 @@ class RobotsPolicyDownloaderMiddleware:
             request.meta[VERDICT_META] = Verdict.of(origin, entry, request.url, user_agent)
             return
         if entry.rules.allowed(request.url, user_agent):
-            if self._crawl_delay:
-                self._apply_crawl_delay(origin, entry.rules, user_agent, request)
+            if self._crawl_delay is not None:
+                self._crawl_delay.apply(origin, entry.rules, user_agent, request)
             return
         if _is_robots_txt(request):  # checked here only, off the path of allowed requests
             return
@@ -226,50 +220,6 @@ class RobotsPolicyDownloaderMiddleware:
                      extra={"spider": self.crawler.spider})
         raise IgnoreRequest("Forbidden by robots.txt: "
                             + Verdict.of(origin, entry, request.url, user_agent).reason)
-
-    def _apply_crawl_delay(self, origin: Origin, rules: RobotsTxt, user_agent: str,
-                           request: Request) -> None:
-        """Slow down the download slot of the request to the origin's Crawl-delay.
-
-        Scrapy's slots are per host (not per origin), so the largest delay of the host's
-        origins wins. The slot's delay is not randomised below the Crawl-delay, and never
-        exceeds ROBOTS_POLICY_MAX_CRAWL_DELAY: "Crawl-delay: 1e308" would stall the host
-        (and its requests in the scheduler) for the rest of the crawl.
-        """
-        delay = rules.crawl_delay(user_agent)
-        if not delay or not 0 < delay < math.inf:  # also false for NaN
-            return
-        if delay > self._max_crawl_delay:
-            if origin not in self._delay_capped:
-                self._delay_capped.add(origin)
-                logger.warning("Crawl-delay of %(delay)s s in the robots.txt of %(origin)s "
-                               "capped to %(cap)s s (ROBOTS_POLICY_MAX_CRAWL_DELAY)",
-                               {"delay": delay, "origin": origin,
-                                "cap": self._max_crawl_delay},
-                               extra={"spider": self.crawler.spider})
-            delay = self._max_crawl_delay
-            if delay <= 0:
-                return
-        downloader = getattr(self.crawler.engine, "downloader", None)
-        # type(), not isinstance(): a mock with spec=Downloader passes isinstance(). A
-        # stand-in (a MagicMock crawler in a user's unit tests) has no slot to slow down.
-        if not issubclass(type(downloader), Downloader):
-            return
-        assert downloader is not None
-        key = downloader.get_slot_key(request)
-        slot_settings = downloader.per_slot_settings.setdefault(key, {})
-        if slot_settings.get("delay", 0) >= delay:
-            return
-        # Applied to the slot when Scrapy (re)creates it, and to the live slot now; no
-        # random variation, which would shorten some gaps below the Crawl-delay.
-        slot_settings["delay"] = delay
-        slot_settings[_NO_JITTER[0]] = _NO_JITTER[1]
-        slot = downloader.slots.get(key)
-        if slot is not None and slot.delay < delay:
-            slot.delay = delay
-            setattr(slot, *_NO_JITTER)
-        logger.info("Crawl-delay of %(delay)s s applied to download slot %(key)r",
-                    {"delay": delay, "key": key}, extra={"spider": self.crawler.spider})
 
     # -- fetching robots.txt ------------------------------------------------------------------
 

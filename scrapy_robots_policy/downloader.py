@@ -18,9 +18,8 @@ from typing import TYPE_CHECKING, Any
 from scrapy import signals
 from scrapy.core import engine as _engine
 from scrapy.core.engine import ExecutionEngine
-from scrapy.exceptions import IgnoreRequest, NotConfigured, StopDownload
+from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import Request
-from scrapy.http.request import NO_CALLBACK
 from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
 from scrapy.utils.httpobj import urlparse_cached
 from twisted.internet.defer import CancelledError, Deferred
@@ -28,12 +27,11 @@ from twisted.internet.defer import CancelledError, Deferred
 from scrapy_robots_policy.cache import RobotsCache
 from scrapy_robots_policy.cache.choose import make_cache
 from scrapy_robots_policy.crawldelay import CrawlDelay
-from scrapy_robots_policy.decompress import inflate_prefix
+from scrapy_robots_policy.download import RobotsDownload
 from scrapy_robots_policy.origin import Origin, origin_of, robots_url
 from scrapy_robots_policy.policy import (
     Answer,
     Entry,
-    Fetched,
     Lookup,
     Policy,
     PolicySettings,
@@ -45,39 +43,25 @@ from scrapy_robots_policy.verdict import CHECK_ONLY_META, VERDICT_META, Verdict
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
-    from scrapy.http import Response
     from scrapy.settings import BaseSettings
     from scrapy.statscollectors import StatsCollector
     from typing_extensions import Self
 
 logger = logging.getLogger(__name__)
 
-#: Meta key of our own robots.txt requests: bytes received so far (for the size cap).
-_RECEIVED = "_robots_policy_received"
-#: Meta key of our own robots.txt requests: the response as downloaded, before another
-#: middleware (HttpCompressionMiddleware refusing a bomb) turns it into an IgnoreRequest.
-_DOWNLOADED = "_robots_policy_downloaded"
 #: Why requests still waiting for a robots.txt are refused when the crawl closes.
 _CLOSING = "the crawl is closing"
 #: How often a retry wait checks whether the engine started closing, in seconds.
 _CLOSING_POLL = 0.25
-#: Longest error message kept in a log line or an IgnoreRequest reason.
-_MESSAGE_MAX = 200
 #: The class of the engine's private slot (Scrapy 2.13 to 2.19), read to tell whether a
 #: real engine is closing; see RobotsPolicyDownloaderMiddleware._engine_closing.
 _ENGINE_SLOT: type | None = getattr(_engine, "_Slot", None)
-#: How robots.txt is downloaded: ``engine.download_async`` (Scrapy 2.14+), else
-#: ``engine.download``. Known from Scrapy's class, not from the engine at hand: a mocked
-#: engine has every attribute, and the method its canned responses come from is the one
-#: Scrapy's own middleware calls.
-_DOWNLOAD_ASYNC = hasattr(ExecutionEngine, "download_async")
 #: Size of the memo of origins by scheme and netloc (cleared when full).
 _ORIGINS_MEMO = 4096
 _UNKNOWN = object()
 #: Sent with each parsed robots.txt, like Scrapy's middleware does (Scrapy 2.18+ only).
 _ROBOTS_PARSED: object | None = getattr(signals, "robots_parsed", None)
-#: Decompressing a robots.txt beyond this many times the size cap is refused (a bomb).
-_DECOMPRESSED_BOUND = 64
+
 
 @dataclass
 class _Round:
@@ -121,18 +105,15 @@ class RobotsPolicyDownloaderMiddleware:
         self._policy = Policy(policy_settings(settings))
         self._cache: RobotsCache = make_cache(crawler, RobotsPolicySettings.of(crawler),
                                               self._policy)
-        self._fetch_timeout = settings.getfloat("ROBOTS_POLICY_FETCH_TIMEOUT", 10.0)
-        download_timeout = settings.getfloat("DOWNLOAD_TIMEOUT", 180.0)
-        if download_timeout > 0:  # a crawl told to wait less for pages waits less here too
-            self._fetch_timeout = min(self._fetch_timeout, download_timeout)
         self._crawl_delay = (CrawlDelay(crawler, RobotsPolicySettings.of(crawler))
                              if settings.getbool("ROBOTS_POLICY_CRAWL_DELAY", False) else None)
         self._user_agents = UserAgentChoice.for_crawler(crawler)
+        self._download = RobotsDownload(crawler, RobotsPolicySettings.of(crawler),
+                                        self.DOWNLOAD_PRIORITY)
         self._rounds: dict[Origin, _Round] = {}
         self._origins: dict[tuple[str, str], Origin | None] = {}
         self._sleeps: set[Deferred[Any]] = set()
         self._closed = False
-        self._downloading = 0  # robots.txt downloads in flight
         crawler.signals.connect(self._spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self._spider_closed, signal=signals.spider_closed)
 
@@ -316,93 +297,10 @@ class RobotsPolicyDownloaderMiddleware:
         """
         chain = [robots_url(origin)]
         while True:
-            result = self._policy.read(chain, await self._download(chain[-1]))
+            result = self._policy.read(chain, await self._download.fetched(chain[-1]))
             if isinstance(result, Answer):
                 return result, chain
             chain.append(result)
-
-    async def _download(self, url: str) -> Fetched:
-        request = Request(
-            url,
-            priority=self.DOWNLOAD_PRIORITY,
-            callback=NO_CALLBACK,
-            dont_filter=True,  # neither the dupe filter nor OffsiteMiddleware (2.13) stop it
-            meta={
-                "dont_obey_robotstxt": True,
-                "dont_redirect": True,
-                "dont_retry": True,  # retries follow the policy's schedule instead
-                "allow_offsite": True,
-                "download_timeout": self._fetch_timeout,
-                "download_fail_on_dataloss": True,
-                # Scrapy's size limit would fail the download; ours keeps the first bytes
-                # instead (see _bytes_received).
-                "download_maxsize": 0,
-                "download_warnsize": 0,
-                _RECEIVED: 0,
-            },
-        )
-        self._stats.inc_value("robotstxt/request_count")
-        # Listen to bytes_received only while a robots.txt downloads: the signal is sent
-        # for every chunk of every response of the crawl.
-        if not self._downloading:
-            self.crawler.signals.connect(self._bytes_received, signal=signals.bytes_received)
-            self.crawler.signals.connect(self._response_downloaded,
-                                         signal=signals.response_downloaded)
-        self._downloading += 1
-        try:
-            response = await self._engine_download(request)
-        except IgnoreRequest as exc:
-            self._stats.inc_value(f"robotstxt/exception_count/{type(exc)}")
-            downloaded = request.meta.get(_DOWNLOADED)
-            if downloaded is None:
-                # Refused before any download (HttpCacheMiddleware with
-                # HTTPCACHE_IGNORE_MISSING, a filter): a local choice, not an outage.
-                return Fetched(None, not_fetched=_error_summary(exc))
-            return self._salvaged(downloaded, exc)
-        except Exception as exc:
-            # Scrapy's own key format, e.g. "robotstxt/exception_count/<class '...'>".
-            self._stats.inc_value(f"robotstxt/exception_count/{type(exc)}")
-            return Fetched(None, error=_error_summary(exc))
-        finally:
-            self._downloading -= 1
-            if not self._downloading:
-                self.crawler.signals.disconnect(self._bytes_received,
-                                                signal=signals.bytes_received)
-                self.crawler.signals.disconnect(self._response_downloaded,
-                                                signal=signals.response_downloaded)
-        self._stats.inc_value("robotstxt/response_count")
-        self._stats.inc_value(f"robotstxt/response_status_count/{response.status}")
-        if "dataloss" in response.flags:  # a truncated body is an error, not a short file
-            return Fetched(None, error="truncated body")
-        return _fetched(response, response.body, "download_stopped" in response.flags)
-
-    def _salvaged(self, response: Response, exc: IgnoreRequest) -> Fetched:
-        """A downloaded robots.txt that a middleware refused: its decompressed head, if any.
-
-        HttpCompressionMiddleware refuses a body that inflates past its bound (a bomb).
-        Like a long file, it is read up to the size cap instead of locking the site out.
-        """
-        self._stats.inc_value("robotstxt/response_count")
-        self._stats.inc_value(f"robotstxt/response_status_count/{response.status}")
-        codings = response.headers.getlist(b"Content-Encoding")
-        body = None
-        if len(codings) == 1 and "dataloss" not in response.flags:
-            body = inflate_prefix(response.body, codings[0].decode("latin-1"),
-                                  self._policy.settings.max_size)
-        if body is None:
-            return Fetched(None, error=_error_summary(exc))
-        logger.info("robots.txt %(url)s refused by a middleware (%(why)s): reading its "
-                    "first %(size)d bytes instead", {"url": response.url, "size": len(body),
-                                                     "why": _error_summary(exc)},
-                    extra={"spider": self.crawler.spider})
-        return _fetched(response, body, truncated=True)
-
-    async def _engine_download(self, request: Request) -> Response:
-        engine = self.crawler.engine
-        assert engine is not None
-        if _DOWNLOAD_ASYNC:
-            return await engine.download_async(request)
-        return await maybe_deferred_to_future(engine.download(request))
 
     async def _sleep(self, seconds: float) -> None:
         from twisted.internet import reactor
@@ -425,26 +323,6 @@ class RobotsPolicyDownloaderMiddleware:
                 self._sleeps.discard(sleep)
 
     # -- signals ----------------------------------------------------------------------------
-
-    def _bytes_received(self, data: bytes, request: Request, **kwargs: Any) -> None:
-        """Stop a robots.txt download at the size cap, keeping what came (SPEC.md 3)."""
-        received = request.meta.get(_RECEIVED)
-        if received is None:
-            return
-        received += len(data)
-        request.meta[_RECEIVED] = received
-        # Download handlers have read their size limit (0: none) before the first bytes;
-        # HttpCompressionMiddleware reads it after the download: from now on it bounds
-        # decompression, against compression bombs. The decompressed body is cut again
-        # to the cap by the policy.
-        request.meta["download_maxsize"] = _DECOMPRESSED_BOUND * self._policy.settings.max_size
-        if received >= self._policy.settings.max_size:
-            raise StopDownload(fail=False)
-
-    def _response_downloaded(self, response: Response, request: Request, **kwargs: Any) -> None:
-        """Keep our robots.txt responses as downloaded, in case a middleware refuses them."""
-        if _RECEIVED in request.meta:
-            request.meta[_DOWNLOADED] = response
 
     def _engine_closing(self) -> bool:
         """Whether the crawl is closing (CLOSESPIDER_*, Ctrl-C, an idle spider, an error).
@@ -489,29 +367,3 @@ def _is_robots_txt(request: Request) -> bool:
     exactly: ``/robots.txt?x`` is another resource, which the rules govern)."""
     parsed = urlparse_cached(request)
     return parsed.path == "/robots.txt" and not parsed.query and not parsed.params
-
-
-def _header(value: bytes | None) -> str | None:
-    return value.decode("latin-1") if value else None
-
-
-def _fetched(response: Response, body: bytes, truncated: bool) -> Fetched:
-    headers = response.headers
-    return Fetched(
-        response.status,
-        body,
-        location=_header(headers.get(b"Location")),
-        cache_control=_header(b", ".join(headers.getlist(b"Cache-Control"))),
-        retry_after=_header(headers.get(b"Retry-After")),
-        truncated=truncated,
-    )
-
-
-def _error_summary(exc: BaseException) -> str:
-    """``TypeName: message`` on one line, the message shortened: the log and the refusal
-    reason must say *why* (which host did not resolve), not only what kind of error."""
-    message = " ".join(str(exc).split())
-    if len(message) > _MESSAGE_MAX:
-        message = message[: _MESSAGE_MAX - 3] + "..."
-    return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
-

@@ -9,6 +9,7 @@ the fetch machine follows redirects and retries itself, and a long file is cut a
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
@@ -106,7 +107,7 @@ class RobotsDownload:
             return Fetched(None, error="truncated body")
         return _fetched(response, response.body, "download_stopped" in response.flags)
 
-    def _listen(self, connect_or_disconnect: Any) -> None:
+    def _listen(self, connect_or_disconnect: Callable[..., object]) -> None:
         connect_or_disconnect(self._bytes_received, signal=signals.bytes_received)
         connect_or_disconnect(self._response_downloaded, signal=signals.response_downloaded)
 

@@ -1,9 +1,8 @@
 """RobotsPolicyDownloaderMiddleware: a request is downloaded only if its robots.txt allows it.
 
-Thin by design: it finds a request's origin (:mod:`.origin`), asks the cache and the
-policy whether the origin's robots.txt is known, has it fetched when not
-(:mod:`.rounds`), and judges the request against it, refusing the disallowed ones with
-:exc:`~scrapy.exceptions.IgnoreRequest`.
+Thin by design: it finds a request's origin, asks the cache and the policy whether its
+robots.txt is known, has it fetched when not (:mod:`.rounds`), and refuses what the
+rules disallow with :exc:`~scrapy.exceptions.IgnoreRequest`.
 """
 
 from __future__ import annotations

@@ -21,13 +21,14 @@ from scrapy.contracts import Contract
 from scrapy.exceptions import ContractFail
 
 from scrapy_robots_policy.directives import RobotsDirectives, header_values_for_others
-from scrapy_robots_policy.downloader import CHECK_ONLY_META, VERDICT_META
 from scrapy_robots_policy.robotstxt import product_token
+from scrapy_robots_policy.settings import RobotsPolicySettings
 from scrapy_robots_policy.useragent import UserAgentChoice
+from scrapy_robots_policy.verdict import CHECK_ONLY_META, VERDICT_META
 
 if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
     from scrapy.http import Response
-    from scrapy.settings import BaseSettings
 
 #: Where RobotsPolicySpiderMiddleware leaves a response's directives (spider.py).
 DIRECTIVES_META = "robots_directives"
@@ -50,9 +51,9 @@ class _RobotsContract(Contract):
         super().__init__(method, *args)
         self._spider = getattr(method, "__self__", None)
 
-    def _settings(self) -> BaseSettings | None:
-        crawler = getattr(self._spider, "crawler", None)
-        return getattr(crawler, "settings", None)
+    def _settings(self) -> RobotsPolicySettings | None:
+        crawler: Crawler | None = getattr(self._spider, "crawler", None)
+        return RobotsPolicySettings.of(crawler) if crawler is not None else None
 
     def _user_agent(self, response: Response) -> str:
         """The user agent the middlewares match rules for (see UserAgentChoice)."""
@@ -109,7 +110,7 @@ class RobotsTxtContract(_RobotsContract):
         if meta.get("dont_obey_robotstxt"):
             return "the request sets dont_obey_robotstxt: no robots.txt decision"
         settings = self._settings()
-        if settings is not None and not settings.getbool("ROBOTSTXT_OBEY"):
+        if settings is not None and not settings.obey_robotstxt:
             return "ROBOTSTXT_OBEY is off: no robots.txt decision"
         return ("RobotsPolicyDownloaderMiddleware gave no decision: is "
                 "'scrapy_robots_policy.Addon' in ADDONS (or the middleware in "

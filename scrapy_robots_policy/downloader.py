@@ -1,137 +1,40 @@
 """RobotsPolicyDownloaderMiddleware: a request is downloaded only if its robots.txt allows it.
 
-Thin by design: the origin of a request comes from :mod:`.origin`, what a fetch means and
-how long it holds from :mod:`.policy`, where answers live from :mod:`.cache`, what a rule
-says from :mod:`.robotstxt`. This module only moves Scrapy objects between them: it
-fetches robots.txt through the engine (so proxies, headers and other middlewares apply),
-holds requests while their origin's robots.txt is being fetched or retried, and refuses
-the disallowed ones with :exc:`~scrapy.exceptions.IgnoreRequest`.
+Thin by design: it finds a request's origin, asks the cache and the policy whether its
+robots.txt is known, has it fetched when not (:mod:`.rounds`), and refuses what the
+rules disallow with :exc:`~scrapy.exceptions.IgnoreRequest`.
 """
 
 from __future__ import annotations
 
 import logging
-import math
 from collections.abc import Coroutine
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
-from scrapy.core import engine as _engine
-from scrapy.core.downloader import Slot
-from scrapy.core.engine import ExecutionEngine
-from scrapy.exceptions import IgnoreRequest, NotConfigured, StopDownload
-from scrapy.http import Request
-from scrapy.http.request import NO_CALLBACK
-from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
+from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.utils.httpobj import urlparse_cached
-from twisted.internet.defer import CancelledError, Deferred
 
-from scrapy_robots_policy.cache import RobotsCache
 from scrapy_robots_policy.cache.choose import make_cache
-from scrapy_robots_policy.origin import Origin, origin_of, robots_url
-from scrapy_robots_policy.policy import (
-    Answer,
-    Entry,
-    Fetched,
-    Lookup,
-    Policy,
-    PolicySettings,
-    inflate_prefix,
-)
-from scrapy_robots_policy.robotstxt import RobotsTxt
+from scrapy_robots_policy.crawldelay import CrawlDelay
+from scrapy_robots_policy.download import RobotsDownload
+from scrapy_robots_policy.origin import Origin, origin_of
+from scrapy_robots_policy.policy import Entry, Lookup, Policy
+from scrapy_robots_policy.rounds import CLOSING, FetchRounds
 from scrapy_robots_policy.settings import RobotsPolicySettings
 from scrapy_robots_policy.useragent import UserAgentChoice
+from scrapy_robots_policy.verdict import CHECK_ONLY_META, VERDICT_META, Verdict
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
-    from scrapy.http import Response
-    from scrapy.settings import BaseSettings
-    from scrapy.statscollectors import StatsCollector
+    from scrapy.http import Request
     from typing_extensions import Self
 
 logger = logging.getLogger(__name__)
 
-#: Meta key of our own robots.txt requests: bytes received so far (for the size cap).
-_RECEIVED = "_robots_policy_received"
-#: Meta key of our own robots.txt requests: the response as downloaded, before another
-#: middleware (HttpCompressionMiddleware refusing a bomb) turns it into an IgnoreRequest.
-_DOWNLOADED = "_robots_policy_downloaded"
-#: Why requests still waiting for a robots.txt are refused when the crawl closes.
-_CLOSING = "the crawl is closing"
-#: How often a retry wait checks whether the engine started closing, in seconds.
-_CLOSING_POLL = 0.25
-#: Longest error message kept in a log line or an IgnoreRequest reason.
-_MESSAGE_MAX = 200
-#: How to say "no random variation of the delay" to a download slot: Scrapy 2.13 knows
-#: ``randomize_delay``, later versions ``jitter`` (and deprecate the former).
-_NO_JITTER: tuple[str, Any] = (("jitter", 0.0) if hasattr(Slot, "jitter")
-                               else ("randomize_delay", False))
-#: The class of the engine's private slot (Scrapy 2.13 to 2.19), read to tell whether a
-#: real engine is closing; see RobotsPolicyDownloaderMiddleware._engine_closing.
-_ENGINE_SLOT: type | None = getattr(_engine, "_Slot", None)
-#: How robots.txt is downloaded: ``engine.download_async`` (Scrapy 2.14+), else
-#: ``engine.download``. Known from Scrapy's class, not from the engine at hand: a mocked
-#: engine has every attribute, and the method its canned responses come from is the one
-#: Scrapy's own middleware calls.
-_DOWNLOAD_ASYNC = hasattr(ExecutionEngine, "download_async")
 #: Size of the memo of origins by scheme and netloc (cleared when full).
 _ORIGINS_MEMO = 4096
 _UNKNOWN = object()
-#: Sent with each parsed robots.txt, like Scrapy's middleware does (Scrapy 2.18+ only).
-_ROBOTS_PARSED: object | None = getattr(signals, "robots_parsed", None)
-#: Decompressing a robots.txt beyond this many times the size cap is refused (a bomb).
-_DECOMPRESSED_BOUND = 64
-#: Request meta key: decide as usual but never refuse; the verdict goes to VERDICT_META.
-#: ``scrapy check``'s ``@robotstxt`` contract uses it, so a disallowed URL can be checked.
-CHECK_ONLY_META = "robots_policy_check_only"
-#: Request meta key where a check-only request finds its :class:`Verdict`.
-VERDICT_META = "robots_policy_verdict"
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """What robots.txt said about one request, and why (the deciding line, or the outage)."""
-
-    allowed: bool
-    robots_url: str
-    user_agent: str
-    line: int | None = None
-    rule: str | None = None
-    unreachable: str | None = None  # why the robots.txt could not be had, if it could not
-
-    @property
-    def reason(self) -> str:
-        """``http://h/robots.txt line 3: Disallow: /x (user agent 'Bot')``, or the outage."""
-        if self.unreachable is not None:
-            return f"{self.robots_url} unreachable ({self.unreachable})"
-        where = f" line {self.line}: {self.rule}" if self.line is not None else (
-            ": no rule matched")
-        return f"{self.robots_url}{where} (user agent {self.user_agent!r})"
-
-
-@dataclass
-class _Round:
-    """One origin's fetch in progress (with its retries) and the requests waiting for it."""
-
-    waiters: list[Deferred[Entry]] = field(default_factory=list)
-    task: Deferred[None] | None = None  # held: the event loop keeps only weak references
-
-
-def policy_settings(settings: BaseSettings) -> PolicySettings:
-    """The :class:`PolicySettings` that the ``ROBOTS_POLICY_*`` settings describe."""
-    d = PolicySettings()
-    return PolicySettings(
-        ttl=settings.getfloat("ROBOTS_POLICY_CACHE_TTL", d.ttl),
-        min_ttl=settings.getfloat("ROBOTS_POLICY_MIN_TTL", d.min_ttl),
-        max_ttl=settings.getfloat("ROBOTS_POLICY_MAX_TTL", d.max_ttl),
-        stale_limit=settings.getfloat("ROBOTS_POLICY_STALE_LIMIT", d.stale_limit),
-        patience=settings.getfloat("ROBOTS_POLICY_RETRY_PATIENCE", d.patience),
-        backoff=settings.getfloat("ROBOTS_POLICY_RETRY_BACKOFF", d.backoff),
-        backoff_max=settings.getfloat("ROBOTS_POLICY_RETRY_BACKOFF_MAX", d.backoff_max),
-        max_size=settings.getint("ROBOTS_POLICY_MAX_SIZE", d.max_size),
-        max_redirects=settings.getint("ROBOTS_POLICY_MAX_REDIRECTS", d.max_redirects),
-    )
 
 
 class RobotsPolicyDownloaderMiddleware:
@@ -144,35 +47,24 @@ class RobotsPolicyDownloaderMiddleware:
     DOWNLOAD_PRIORITY: int = 1000
 
     def __init__(self, crawler: Crawler) -> None:
-        settings = crawler.settings
-        if not settings.getbool("ROBOTSTXT_OBEY"):
+        settings = RobotsPolicySettings.of(crawler)
+        if not settings.obey_robotstxt:
             raise NotConfigured
         self.crawler = crawler
-        self._stats: StatsCollector = crawler.stats  # type: ignore[assignment]
-        self._policy = Policy(policy_settings(settings))
-        self._cache: RobotsCache = make_cache(crawler, RobotsPolicySettings.of(crawler),
-                                              self._policy)
-        self._fetch_timeout = settings.getfloat("ROBOTS_POLICY_FETCH_TIMEOUT", 10.0)
-        download_timeout = settings.getfloat("DOWNLOAD_TIMEOUT", 180.0)
-        if download_timeout > 0:  # a crawl told to wait less for pages waits less here too
-            self._fetch_timeout = min(self._fetch_timeout, download_timeout)
-        self._crawl_delay = settings.getbool("ROBOTS_POLICY_CRAWL_DELAY", False)
-        self._max_crawl_delay = settings.getfloat("ROBOTS_POLICY_MAX_CRAWL_DELAY", 60.0)
-        self._delay_capped: set[Origin] = set()  # origins whose Crawl-delay cap was logged
+        self._stats = crawler.stats
+        self._policy = Policy(settings.fetch)
+        self._cache = make_cache(crawler, settings, self._policy)
+        self._rounds = FetchRounds(crawler, self._policy, self._cache,
+                                   RobotsDownload(crawler, settings, self.DOWNLOAD_PRIORITY))
+        self._crawl_delay = CrawlDelay(crawler, settings) if settings.crawl_delay else None
         self._user_agents = UserAgentChoice.for_crawler(crawler)
-        self._rounds: dict[Origin, _Round] = {}
         self._origins: dict[tuple[str, str], Origin | None] = {}
-        self._sleeps: set[Deferred[Any]] = set()
-        self._closed = False
-        self._downloading = 0  # robots.txt downloads in flight
         crawler.signals.connect(self._spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self._spider_closed, signal=signals.spider_closed)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         return cls(crawler)
-
-    # -- requests ---------------------------------------------------------------------------
 
     def process_request(self, request: Request, spider: Any = None
                         ) -> Coroutine[Any, Any, None] | None:
@@ -192,8 +84,8 @@ class RobotsPolicyDownloaderMiddleware:
             if _is_robots_txt(request):
                 return None
             return self._wait_and_judge(origin, request)
-        if lookup is Lookup.USE_AND_REFRESH and origin not in self._rounds:
-            self._start_round(origin, request)  # the stale copy answers meanwhile
+        if lookup is Lookup.USE_AND_REFRESH:
+            self._rounds.refresh(origin, request)  # the stale copy answers meanwhile
         assert entry is not None
         self._judge(origin, entry, request)
         return None
@@ -203,7 +95,7 @@ class RobotsPolicyDownloaderMiddleware:
         # Scrapy caches per request: normalising is most of this middleware's cost.
         parsed = urlparse_cached(request)
         key = (parsed.scheme, parsed.netloc)
-        origin = self._origins.get(key, _UNKNOWN)  # type: ignore[arg-type]
+        origin = self._origins.get(key, _UNKNOWN)
         if origin is _UNKNOWN:
             origin = origin_of(request.url)
             if len(self._origins) >= _ORIGINS_MEMO:
@@ -212,356 +104,43 @@ class RobotsPolicyDownloaderMiddleware:
         return origin  # type: ignore[return-value]
 
     async def _wait_and_judge(self, origin: Origin, request: Request) -> None:
-        waiter: Deferred[Entry] = Deferred()
-        current = self._rounds.get(origin)
-        if current is None:
-            self._start_round(origin, request, waiter)
-        else:
-            current.waiters.append(waiter)
-        entry = await maybe_deferred_to_future(waiter)
-        self._judge(origin, entry, request)
+        self._judge(origin, await self._rounds.entry(origin, request), request)
 
     def _judge(self, origin: Origin, entry: Entry, request: Request) -> None:
         user_agent = self._user_agents.for_request(request)
         if request.meta.get(CHECK_ONLY_META):
-            request.meta[VERDICT_META] = _verdict(origin, entry, request.url, user_agent)
+            request.meta[VERDICT_META] = Verdict.of(origin, entry, request.url, user_agent)
             return
         if entry.rules.allowed(request.url, user_agent):
-            if self._crawl_delay:
-                self._apply_crawl_delay(origin, entry.rules, user_agent, request)
+            if self._crawl_delay is not None:
+                self._crawl_delay.apply(origin, entry.rules, user_agent, request)
             return
         if _is_robots_txt(request):  # checked here only, off the path of allowed requests
             return
+        verdict = Verdict.of(origin, entry, request.url, user_agent)
         self._stats.inc_value("robotstxt/forbidden")
         if entry.unreachable:
-            self._stats.inc_value("robotstxt/forbidden/closing" if entry.summary == _CLOSING
+            self._stats.inc_value("robotstxt/forbidden/closing" if entry.summary == CLOSING
                                   else "robotstxt/forbidden/unreachable")
             logger.debug("Forbidden by robots.txt: %(request)s (robots.txt of %(origin)s "
                          "unreachable: %(why)s)",
                          {"request": request, "origin": origin, "why": entry.summary},
                          extra={"spider": self.crawler.spider})
-            raise IgnoreRequest("Forbidden by robots.txt: "
-                                + _verdict(origin, entry, request.url, user_agent).reason)
-        self._stats.inc_value("robotstxt/forbidden/rule")
-        decision = entry.rules.decide(request.url, user_agent)
-        rule = getattr(decision, "rule", None)
-        logger.debug("Forbidden by robots.txt: %(request)s (%(origin)s/robots.txt line "
-                     "%(line)s%(rule)s, user agent %(agent)r)",
-                     {"request": request, "origin": origin, "line": decision.line,
-                      "rule": f": {rule}" if rule else "", "agent": user_agent},
-                     extra={"spider": self.crawler.spider})
-        raise IgnoreRequest("Forbidden by robots.txt: "
-                            + _verdict(origin, entry, request.url, user_agent).reason)
-
-    def _apply_crawl_delay(self, origin: Origin, rules: RobotsTxt, user_agent: str,
-                           request: Request) -> None:
-        """Slow down the download slot of the request to the origin's Crawl-delay.
-
-        Scrapy's slots are per host (not per origin), so the largest delay of the host's
-        origins wins. The slot's delay is not randomised below the Crawl-delay, and never
-        exceeds ROBOTS_POLICY_MAX_CRAWL_DELAY: "Crawl-delay: 1e308" would stall the host
-        (and its requests in the scheduler) for the rest of the crawl.
-        """
-        delay = rules.crawl_delay(user_agent)
-        if not delay or not 0 < delay < math.inf:  # also false for NaN
-            return
-        if delay > self._max_crawl_delay:
-            if origin not in self._delay_capped:
-                self._delay_capped.add(origin)
-                logger.warning("Crawl-delay of %(delay)s s in the robots.txt of %(origin)s "
-                               "capped to %(cap)s s (ROBOTS_POLICY_MAX_CRAWL_DELAY)",
-                               {"delay": delay, "origin": origin,
-                                "cap": self._max_crawl_delay},
-                               extra={"spider": self.crawler.spider})
-            delay = self._max_crawl_delay
-            if delay <= 0:
-                return
-        downloader = self.crawler.engine.downloader  # type: ignore[union-attr]
-        key = downloader.get_slot_key(request)
-        slot_settings = downloader.per_slot_settings.setdefault(key, {})
-        if slot_settings.get("delay", 0) >= delay:
-            return
-        # Applied to the slot when Scrapy (re)creates it, and to the live slot now; no
-        # random variation, which would shorten some gaps below the Crawl-delay.
-        slot_settings["delay"] = delay
-        slot_settings[_NO_JITTER[0]] = _NO_JITTER[1]
-        slot = downloader.slots.get(key)
-        if slot is not None and slot.delay < delay:
-            slot.delay = delay
-            setattr(slot, *_NO_JITTER)
-        logger.info("Crawl-delay of %(delay)s s applied to download slot %(key)r",
-                    {"delay": delay, "key": key}, extra={"spider": self.crawler.spider})
-
-    # -- fetching robots.txt ------------------------------------------------------------------
-
-    def _start_round(self, origin: Origin, request: Request,
-                     waiter: Deferred[Entry] | None = None) -> None:
-        # The waiter is registered first: a round may end before this method returns.
-        current = self._rounds[origin] = _Round([waiter] if waiter else [])
-        current.task = deferred_from_coro(self._run_round(origin, request))
-
-    async def _run_round(self, origin: Origin, request: Request) -> None:
-        """Fetch (and retry) the robots.txt of ``origin`` until the policy settles it."""
-        entry: Entry | None = None
-        try:
-            entry = await self._cache.claim(origin)  # fetched by another process?
-            if entry is None:
-                entry = await self._settle(origin, request)
-        except Exception:
-            logger.exception("Error fetching the robots.txt of %(origin)s",
-                             {"origin": origin}, extra={"spider": self.crawler.spider})
-        finally:
-            current = self._rounds.pop(origin, None)
-            if entry is None:
-                # Not settled (the crawl is closing, or a bug): refuse what is waiting now,
-                # and let the next request try again.
-                closing = self._engine_closing()
-                entry = Entry(RobotsTxt.disallow_all(), _CLOSING if closing else "not fetched",
-                              0.0, None)
-                if closing and current and current.waiters:
-                    logger.info("robots.txt of %(origin)s not settled: %(why)s; refusing "
-                                "%(waiting)d waiting requests",
-                                {"origin": origin, "why": _CLOSING,
-                                 "waiting": len(current.waiters)},
-                                extra={"spider": self.crawler.spider})
-            else:
-                self._cache.put(origin, entry)
-            for waiter in current.waiters if current else ():
-                waiter.callback(entry)
-
-    async def _settle(self, origin: Origin, request: Request) -> Entry | None:
-        previous = self._cache.get(origin)
-        started = self._policy.now()
-        attempt = 0
-        while not self._engine_closing():
-            attempt += 1
-            answer, chain = await self._fetch(origin)
-            step = self._policy.settle(previous, answer, started, attempt)
-            waiting = len(self._rounds[origin].waiters) if origin in self._rounds else 0
-            if step.done:
-                assert step.entry is not None
-                self._log_outcome(origin, answer, chain, step.entry, previous, waiting)
-                if answer.definitive and _ROBOTS_PARSED is not None:
-                    # As Scrapy's middleware does: its handlers may be coroutines.
-                    await self.crawler.signals.send_catch_log_async(
-                        signal=_ROBOTS_PARSED, robotparser=answer.rules, request=request)
-                return step.entry
-            self._stats.inc_value("robotstxt/retry_count")
-            logger.info("robots.txt of %(origin)s: %(why)s, retrying in %(wait).3g s "
-                        "(%(waiting)d requests waiting)",
-                        {"origin": origin, "why": answer.summary, "wait": step.retry_in,
-                         "waiting": waiting}, extra={"spider": self.crawler.spider})
-            await self._sleep(step.retry_in)
-        return None
-
-    def _log_outcome(self, origin: Origin, answer: Answer, chain: list[str], entry: Entry,
-                     previous: Entry | None, waiting: int) -> None:
-        args = {"origin": origin, "why": answer.summary, "waiting": waiting,
-                "via": f" (via {' -> '.join(chain[1:])})" if len(chain) > 1 else ""}
-        extra = {"spider": self.crawler.spider}
-        if entry.unreachable:
-            self._stats.inc_value("robotstxt/unreachable_count")
-            logger.warning("robots.txt of %(origin)s unreachable: %(why)s%(via)s; refusing "
-                           "%(waiting)d waiting requests and those of the next %(hold).3g s",
-                           {**args, "hold": entry.expires_at - self._policy.now()},
-                           extra=extra)
-        elif not answer.definitive:
-            self._stats.inc_value("robotstxt/stale_served_count")
-            logger.info("robots.txt of %(origin)s: refresh failed (%(why)s%(via)s), keeping "
-                        "the copy fetched %(age).0f s ago", {**args, "age": self._policy.now()
-                                                             - (entry.fetched_at or 0.0)},
-                        extra=extra)
-        elif answer.not_fetched:
-            self._stats.inc_value("robotstxt/not_fetched")
-            logger.warning("robots.txt of %(origin)s: %(why)s%(via)s", args, extra=extra)
         else:
-            if answer.unparsable:
-                self._stats.inc_value("robotstxt/unparsable_count")
-            logger.info("robots.txt of %(origin)s: %(why)s%(via)s", args, extra=extra)
-
-    async def _fetch(self, origin: Origin) -> tuple[Answer, list[str]]:
-        """One fetch of the robots.txt of ``origin``, following redirects ourselves.
-
-        Redirects are followed here, not by RedirectMiddleware, to count hops and detect
-        loops, and so that ``allowed_domains`` never blocks a robots.txt on another host.
-        """
-        chain = [robots_url(origin)]
-        while True:
-            result = self._policy.read(chain, await self._download(chain[-1]))
-            if isinstance(result, Answer):
-                return result, chain
-            chain.append(result)
-
-    async def _download(self, url: str) -> Fetched:
-        request = Request(
-            url,
-            priority=self.DOWNLOAD_PRIORITY,
-            callback=NO_CALLBACK,
-            dont_filter=True,  # neither the dupe filter nor OffsiteMiddleware (2.13) stop it
-            meta={
-                "dont_obey_robotstxt": True,
-                "dont_redirect": True,
-                "dont_retry": True,  # retries follow the policy's schedule instead
-                "allow_offsite": True,
-                "download_timeout": self._fetch_timeout,
-                "download_fail_on_dataloss": True,
-                # Scrapy's size limit would fail the download; ours keeps the first bytes
-                # instead (see _bytes_received).
-                "download_maxsize": 0,
-                "download_warnsize": 0,
-                _RECEIVED: 0,
-            },
-        )
-        self._stats.inc_value("robotstxt/request_count")
-        # Listen to bytes_received only while a robots.txt downloads: the signal is sent
-        # for every chunk of every response of the crawl.
-        if not self._downloading:
-            self.crawler.signals.connect(self._bytes_received, signal=signals.bytes_received)
-            self.crawler.signals.connect(self._response_downloaded,
-                                         signal=signals.response_downloaded)
-        self._downloading += 1
-        try:
-            response = await self._engine_download(request)
-        except IgnoreRequest as exc:
-            self._stats.inc_value(f"robotstxt/exception_count/{type(exc)}")
-            downloaded = request.meta.get(_DOWNLOADED)
-            if downloaded is None:
-                # Refused before any download (HttpCacheMiddleware with
-                # HTTPCACHE_IGNORE_MISSING, a filter): a local choice, not an outage.
-                return Fetched(None, not_fetched=_error_summary(exc))
-            return self._salvaged(downloaded, exc)
-        except Exception as exc:
-            # Scrapy's own key format, e.g. "robotstxt/exception_count/<class '...'>".
-            self._stats.inc_value(f"robotstxt/exception_count/{type(exc)}")
-            return Fetched(None, error=_error_summary(exc))
-        finally:
-            self._downloading -= 1
-            if not self._downloading:
-                self.crawler.signals.disconnect(self._bytes_received,
-                                                signal=signals.bytes_received)
-                self.crawler.signals.disconnect(self._response_downloaded,
-                                                signal=signals.response_downloaded)
-        self._stats.inc_value("robotstxt/response_count")
-        self._stats.inc_value(f"robotstxt/response_status_count/{response.status}")
-        if "dataloss" in response.flags:  # a truncated body is an error, not a short file
-            return Fetched(None, error="truncated body")
-        return _fetched(response, response.body, "download_stopped" in response.flags)
-
-    def _salvaged(self, response: Response, exc: IgnoreRequest) -> Fetched:
-        """A downloaded robots.txt that a middleware refused: its decompressed head, if any.
-
-        HttpCompressionMiddleware refuses a body that inflates past its bound (a bomb).
-        Like a long file, it is read up to the size cap instead of locking the site out.
-        """
-        self._stats.inc_value("robotstxt/response_count")
-        self._stats.inc_value(f"robotstxt/response_status_count/{response.status}")
-        codings = response.headers.getlist(b"Content-Encoding")
-        body = None
-        if len(codings) == 1 and "dataloss" not in response.flags:
-            body = inflate_prefix(response.body, codings[0].decode("latin-1"),
-                                  self._policy.settings.max_size)
-        if body is None:
-            return Fetched(None, error=_error_summary(exc))
-        logger.info("robots.txt %(url)s refused by a middleware (%(why)s): reading its "
-                    "first %(size)d bytes instead", {"url": response.url, "size": len(body),
-                                                     "why": _error_summary(exc)},
-                    extra={"spider": self.crawler.spider})
-        return _fetched(response, body, truncated=True)
-
-    async def _engine_download(self, request: Request) -> Response:
-        engine = self.crawler.engine
-        assert engine is not None
-        if _DOWNLOAD_ASYNC:
-            return await engine.download_async(request)
-        return await maybe_deferred_to_future(engine.download(request))
-
-    async def _sleep(self, seconds: float) -> None:
-        from twisted.internet import reactor
-        from twisted.internet.task import deferLater
-
-        # In slices, so that a closing crawl does not wait out the retry schedule.
-        end = reactor.seconds() + seconds  # type: ignore[attr-defined]
-        while not self._engine_closing():
-            left = end - reactor.seconds()  # type: ignore[attr-defined]
-            if left <= 0:
-                return
-            sleep = deferLater(reactor, min(left, _CLOSING_POLL),  # type: ignore[arg-type]
-                               lambda: None)
-            self._sleeps.add(sleep)
-            try:
-                await maybe_deferred_to_future(sleep)
-            except CancelledError:
-                return
-            finally:
-                self._sleeps.discard(sleep)
-
-    # -- signals ----------------------------------------------------------------------------
-
-    def _bytes_received(self, data: bytes, request: Request, **kwargs: Any) -> None:
-        """Stop a robots.txt download at the size cap, keeping what came (SPEC.md 3)."""
-        received = request.meta.get(_RECEIVED)
-        if received is None:
-            return
-        received += len(data)
-        request.meta[_RECEIVED] = received
-        # Download handlers have read their size limit (0: none) before the first bytes;
-        # HttpCompressionMiddleware reads it after the download: from now on it bounds
-        # decompression, against compression bombs. The decompressed body is cut again
-        # to the cap by the policy.
-        request.meta["download_maxsize"] = _DECOMPRESSED_BOUND * self._policy.settings.max_size
-        if received >= self._policy.settings.max_size:
-            raise StopDownload(fail=False)
-
-    def _response_downloaded(self, response: Response, request: Request, **kwargs: Any) -> None:
-        """Keep our robots.txt responses as downloaded, in case a middleware refuses them."""
-        if _RECEIVED in request.meta:
-            request.meta[_DOWNLOADED] = response
-
-    def _engine_closing(self) -> bool:
-        """Whether the crawl is closing (CLOSESPIDER_*, Ctrl-C, an idle spider, an error).
-
-        Closing refuses the requests waiting for a robots.txt, so it is decided from
-        evidence only: the ``spider_closed`` signal, or Scrapy's own engine saying so.
-        Scrapy has no public signal or API for "closing has started" (``close_spider``
-        sends ``spider_closed`` only once every request in progress, those waiting here
-        among them, is done; ``engine.running`` stays true meanwhile), so the engine's
-        private slot is read, and only on a real engine whose slot has the real types:
-        never on a stand-in (a ``MagicMock`` crawler in a user's unit tests, where every
-        attribute is a truthy mock), which is taken as running.
-        """
-        if self._closed:
-            return True
-        engine = self.crawler.engine
-        # type(), not isinstance(): a mock with spec=ExecutionEngine passes isinstance().
-        if not issubclass(type(engine), ExecutionEngine):
-            return False
-        # Scrapy 2.13 to 2.19; an engine without it (a future Scrapy) is taken as running:
-        # spider_closed still ends the waiting, where "closing" would refuse every request.
-        slot = getattr(engine, "_slot", _UNKNOWN)
-        if slot is None:  # the spider is not open (any more)
-            return True
-        if _ENGINE_SLOT is None or type(slot) is not _ENGINE_SLOT:
-            return False
-        return issubclass(type(getattr(slot, "closing", None)), Deferred)
+            self._stats.inc_value("robotstxt/forbidden/rule")
+            logger.debug("Forbidden by robots.txt: %(request)s (%(origin)s/robots.txt line "
+                         "%(line)s%(rule)s, user agent %(agent)r)",
+                         {"request": request, "origin": origin, "line": verdict.line,
+                          "rule": f": {verdict.rule}" if verdict.rule else "",
+                          "agent": user_agent}, extra={"spider": self.crawler.spider})
+        raise IgnoreRequest(f"Forbidden by robots.txt: {verdict.reason}")
 
     def _spider_opened(self, spider: Any) -> None:
         self._user_agents.use_spider(spider)
 
     def _spider_closed(self, spider: Any) -> None:
-        self._closed = True
         self._stats.set_value("robotstxt/cached_origins", len(self._cache))
         self._stats.set_value("robotstxt/cache_evictions", self._cache.evictions)
-        for sleep in list(self._sleeps):
-            sleep.cancel()
-
-
-def _verdict(origin: Origin, entry: Entry, url: str, user_agent: str) -> Verdict:
-    """The verdict of ``entry`` on ``url``, with the line that decided or the outage."""
-    decision = entry.rules.decide(url, user_agent)
-    if entry.unreachable and not decision.allowed:
-        return Verdict(False, robots_url(origin), user_agent, unreachable=entry.summary)
-    return Verdict(decision.allowed, robots_url(origin), user_agent, decision.line,
-                   getattr(decision, "rule", None))
 
 
 def _is_robots_txt(request: Request) -> bool:
@@ -569,29 +148,3 @@ def _is_robots_txt(request: Request) -> bool:
     exactly: ``/robots.txt?x`` is another resource, which the rules govern)."""
     parsed = urlparse_cached(request)
     return parsed.path == "/robots.txt" and not parsed.query and not parsed.params
-
-
-def _header(value: bytes | None) -> str | None:
-    return value.decode("latin-1") if value else None
-
-
-def _fetched(response: Response, body: bytes, truncated: bool) -> Fetched:
-    headers = response.headers
-    return Fetched(
-        response.status,
-        body,
-        location=_header(headers.get(b"Location")),
-        cache_control=_header(b", ".join(headers.getlist(b"Cache-Control"))),
-        retry_after=_header(headers.get(b"Retry-After")),
-        truncated=truncated,
-    )
-
-
-def _error_summary(exc: BaseException) -> str:
-    """``TypeName: message`` on one line, the message shortened: the log and the refusal
-    reason must say *why* (which host did not resolve), not only what kind of error."""
-    message = " ".join(str(exc).split())
-    if len(message) > _MESSAGE_MAX:
-        message = message[: _MESSAGE_MAX - 3] + "..."
-    return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
-

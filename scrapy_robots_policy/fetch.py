@@ -4,9 +4,9 @@ It is told what came back (a status with headers and body, or an error, as a
 :class:`~.policy.Fetched`) and answers the next step: :class:`Download` this URL,
 :class:`Wait` this many seconds, or :class:`Settled` with the entry to cache. What an
 answer means and how long to wait are :class:`~.policy.Policy`'s; the clock is the
-policy's. The downloader middleware drives it through Scrapy's engine, the command line
-through urllib, the tests through nothing at all, so there is one redirect loop and one
-retry loop in the code base.
+policy's. The downloader middleware drives it through Scrapy's engine (:mod:`.rounds`),
+the command line through urllib, the tests through nothing at all, so there is one
+redirect loop and one retry loop in the code base.
 
 >>> machine = RobotsFetch(Policy(), "http://example.com/robots.txt")
 >>> machine.start()

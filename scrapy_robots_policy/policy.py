@@ -14,16 +14,12 @@ clock is injected), so each rule can be tested with a fake clock and changed in 
 from __future__ import annotations
 
 import enum
-import importlib
-import io
 import math
 import re
 import time
-import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
-from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 from scrapy_robots_policy.robotstxt import RobotsTxt
@@ -325,101 +321,3 @@ def _unparsable(rules: RobotsTxt, body: bytes) -> bool:
         return False
     return any(line.strip() and not line.lstrip().startswith(b"#")
                for line in body.splitlines())
-
-
-def inflate_prefix(body: bytes, coding: str, limit: int) -> bytes | None:
-    """The first ``limit`` bytes of a gzip, deflate, br or zstd ``body``; ``None`` for other
-    codings, a body that does not decode, or a missing brotli / zstd module.
-
-    For a body whose full decompression was refused (a compression bomb): robots.txt keeps
-    its first bytes anyway, so the bomb's head is read as rules instead of locking the site
-    out. Memory stays within ``limit`` whatever the ratio (with brotli older than 1.2, which
-    cannot bound its output, within what one 64-byte slice of input inflates to).
-    """
-    coding = coding.strip().lower()
-    tries: tuple[int, ...]
-    if coding in ("gzip", "x-gzip"):
-        tries = (16 + zlib.MAX_WBITS,)
-    elif coding == "deflate":  # zlib-wrapped as HTTP says, or raw as some servers send
-        tries = (zlib.MAX_WBITS, -zlib.MAX_WBITS)
-    elif coding == "br":
-        return _unbrotli_prefix(body, limit)
-    elif coding == "zstd":
-        return _unzstd_prefix(body, limit)
-    else:
-        return None
-    for wbits in tries:
-        try:
-            return zlib.decompressobj(wbits).decompress(body, limit)
-        except zlib.error:
-            continue
-    return None
-
-
-def _module(*names: str) -> Any:
-    """The first of ``names`` that imports (they are optional in Scrapy), else ``None``."""
-    for name in names:
-        try:
-            return importlib.import_module(name)
-        except ImportError:
-            continue
-    return None
-
-
-#: Bytes of input given at once to a brotli decompressor that cannot bound its output.
-_BROTLI_SLICE = 64
-
-
-def _unbrotli_prefix(body: bytes, limit: int) -> bytes | None:
-    # The modules Scrapy decodes br with.
-    brotli = _module("brotli", "brotlicffi")
-    if brotli is None:
-        return None
-    error: type[BaseException] = getattr(brotli, "error", ValueError)
-    out = bytearray()
-    try:
-        decompressor = brotli.Decompressor()
-        try:
-            out += decompressor.process(body, output_buffer_limit=limit)
-        except TypeError:  # brotli < 1.2, brotlicffi < 1.2: no output limit
-            decompressor = brotli.Decompressor()
-            for start in range(0, len(body), _BROTLI_SLICE):
-                out += decompressor.process(body[start:start + _BROTLI_SLICE])
-                if len(out) >= limit or decompressor.is_finished():
-                    break
-            return bytes(out[:limit])
-        while len(out) < limit and not decompressor.is_finished():
-            more = decompressor.process(b"", output_buffer_limit=limit - len(out))
-            if not more:
-                break
-            out += more
-    except error:
-        return None
-    return bytes(out[:limit])
-
-
-def _unzstd_prefix(body: bytes, limit: int) -> bytes | None:
-    # The modules Scrapy decodes zstd with: from Scrapy 2.18, the standard library's from
-    # Python 3.14 or its backport; before, zstandard.
-    zstd = _module("compression.zstd", "backports.zstd")
-    if zstd is not None:
-        reader: Any = zstd.ZstdFile(io.BytesIO(body))
-        errors: tuple[type[BaseException], ...] = (zstd.ZstdError, EOFError)
-    else:
-        zstandard = _module("zstandard")
-        if zstandard is None:
-            return None
-        reader = zstandard.ZstdDecompressor().stream_reader(io.BytesIO(body),
-                                                            read_across_frames=True)
-        errors = (zstandard.ZstdError,)
-    out = bytearray()
-    try:
-        with reader:
-            while len(out) < limit:
-                more = reader.read(limit - len(out))
-                if not more:
-                    break
-                out += more
-    except errors:
-        return None
-    return bytes(out)

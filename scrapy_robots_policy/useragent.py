@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 from scrapy_robots_policy.robotstxt import product_token
+from scrapy_robots_policy.settings import RobotsPolicySettings
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import Request
-    from scrapy.settings import BaseSettings
 
 logger = logging.getLogger(__name__)
 
@@ -35,12 +35,10 @@ class UserAgentChoice:
     ``user_agent`` attribute, then ``USER_AGENT``.
     """
 
-    def __init__(self, settings: BaseSettings) -> None:
-        self.configured: str | None = settings.get("ROBOTSTXT_USER_AGENT") or None
-        self._from_default_headers: str | None = next(
-            (_text(value) for name, value in settings.getdict("DEFAULT_REQUEST_HEADERS").items()
-             if _text(name).lower() == "user-agent" and value), None)
-        self._fallback = self._from_default_headers or str(settings.get("USER_AGENT") or "")
+    def __init__(self, settings: RobotsPolicySettings) -> None:
+        self.configured = settings.robotstxt_user_agent
+        self._from_default_headers = settings.default_headers_user_agent
+        self._fallback = self._from_default_headers or settings.user_agent
         self._spider: Any = None
         # Until a browser's User-Agent has been reported (once), the last one checked.
         self._unreported = True
@@ -51,7 +49,7 @@ class UserAgentChoice:
         """The crawl's one choice: both middlewares share it, so a warning is logged once."""
         choice = _BY_CRAWLER.get(crawler)
         if choice is None:
-            choice = _BY_CRAWLER[crawler] = cls(crawler.settings)
+            choice = _BY_CRAWLER[crawler] = cls(RobotsPolicySettings.of(crawler))
         return choice
 
     def use_spider(self, spider: Any) -> None:
@@ -85,7 +83,3 @@ class UserAgentChoice:
             "X-Robots-Tag are matched for %(token)r, not for your crawler. Set "
             "ROBOTSTXT_USER_AGENT to your crawler's name.",
             {"agent": agent, "token": BROWSER}, extra={"spider": self._spider})
-
-
-def _text(value: Any) -> str:
-    return value.decode("latin-1") if isinstance(value, bytes) else str(value)

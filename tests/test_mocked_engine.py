@@ -95,3 +95,21 @@ def test_a_mocked_engine_retries_an_unreachable_robots_txt(reactor: str) -> None
     assert calls == 2
     assert "robotstxt/retry_count" in keys
     assert "robotstxt/forbidden/closing" not in keys
+
+
+@pytest.mark.parametrize("engine", ["magicmock", "spec"])
+def test_crawl_delay_leaves_a_mocked_downloader_alone(engine: str) -> None:
+    """ROBOTS_POLICY_CRAWL_DELAY sets the delay of Scrapy's download slots: a mocked
+    downloader has none to set, and comparing its mocks with the delay must not fail."""
+    crawler = mock_crawler({"ROBOTSTXT_OBEY": True, "ROBOTS_POLICY_CRAWL_DELAY": True})
+    if engine == "spec":
+        spec_engine(crawler)
+
+    async def scenario() -> None:
+        answer(crawler, robots(body=b"User-agent: *\nCrawl-delay: 2\nDisallow: /private\n"))
+        mw = RobotsPolicyDownloaderMiddleware.from_crawler(crawler)
+        await assert_allowed(mw, Request("http://site.local/public"))
+        await assert_allowed(mw, Request("http://site.local/public/again"))
+        await assert_refused(mw, Request("http://site.local/private"))
+
+    in_reactor(scenario)

@@ -8,6 +8,7 @@ import pytest
 from scrapy import Request, Spider
 from scrapy.settings import Settings
 
+from scrapy_robots_policy.settings import RobotsPolicySettings
 from scrapy_robots_policy.useragent import UserAgentChoice
 from tests.support import idle_crawler
 
@@ -28,7 +29,7 @@ class NamedSpider(Spider):
 ])
 def test_precedence(settings: dict, header: str | None, spider: type | None,
                     expected: str) -> None:
-    choice = UserAgentChoice(Settings(settings))
+    choice = UserAgentChoice(RobotsPolicySettings.read(Settings(settings)))
     if spider is not None:
         choice.use_spider(spider())
     headers = {"User-Agent": header} if header else {}
@@ -36,7 +37,8 @@ def test_precedence(settings: dict, header: str | None, spider: type | None,
 
 
 def test_no_request_gives_the_fallback() -> None:
-    assert UserAgentChoice(Settings({"USER_AGENT": "SettingBot"})).for_request(None) == "SettingBot"
+    settings = RobotsPolicySettings.read(Settings({"USER_AGENT": "SettingBot"}))
+    assert UserAgentChoice(settings).for_request(None) == "SettingBot"
 
 
 FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0"

@@ -71,7 +71,7 @@ class _Records(logging.Handler):
             else:
                 j.dropped[args["url"]] = args["why"]
                 _note(j, args["url"])
-        elif record.name.endswith(".downloader") and "origin" in args and "why" in args:
+        elif record.name.endswith(".rounds") and "origin" in args and "why" in args:
             origin = str(args["origin"])
             if "wait" in args:  # a retry while requests wait
                 j.retries[origin] = j.retries.get(origin, 0) + 1

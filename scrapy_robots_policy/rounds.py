@@ -1,0 +1,161 @@
+"""Fetching robots.txt during a crawl: the fetch machine driven through Scrapy.
+
+One round per origin at a time: the requests of that origin wait for it (or, while a
+stale copy is refreshed, are decided by that copy), and all get the entry it settles.
+What a fetch means, redirects, retries and their schedule are
+:class:`~scrapy_robots_policy.fetch.RobotsFetch`'s; this module downloads through
+Scrapy, sleeps between retries (no longer than the crawl stays open), caches the
+outcome, logs it and counts it.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from scrapy import signals
+from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
+from twisted.internet.defer import Deferred
+
+from scrapy_robots_policy.cache import RobotsCache
+from scrapy_robots_policy.closing import CrawlClosing
+from scrapy_robots_policy.download import RobotsDownload
+from scrapy_robots_policy.fetch import Download, NextStep, RobotsFetch, Settled
+from scrapy_robots_policy.origin import Origin, robots_url
+from scrapy_robots_policy.policy import Entry, Policy
+from scrapy_robots_policy.robotstxt import RobotsTxt
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+    from scrapy.http import Request
+
+logger = logging.getLogger(__name__)
+
+#: Why requests still waiting for a robots.txt are refused when the crawl closes.
+CLOSING = "the crawl is closing"
+#: Sent with each parsed robots.txt, like Scrapy's middleware does (Scrapy 2.18+ only).
+_ROBOTS_PARSED: object | None = getattr(signals, "robots_parsed", None)
+
+
+@dataclass
+class _Round:
+    """One origin's fetch in progress (with its retries) and the requests waiting for it."""
+
+    waiters: list[Deferred[Entry]] = field(default_factory=list)
+    task: Deferred[None] | None = None  # held: the event loop keeps only weak references
+
+
+class FetchRounds:
+    """The rounds of fetching in progress, one per origin, and the requests they hold."""
+
+    def __init__(self, crawler: Crawler, policy: Policy, cache: RobotsCache,
+                 download: RobotsDownload) -> None:
+        self._crawler = crawler
+        self._stats = crawler.stats
+        self._policy = policy
+        self._cache = cache
+        self._download = download
+        self._closing = CrawlClosing(crawler)
+        self._rounds: dict[Origin, _Round] = {}
+
+    async def entry(self, origin: Origin, request: Request) -> Entry:
+        """The entry of ``origin`` once fetched: joins its round, or starts one."""
+        waiter: Deferred[Entry] = Deferred()
+        current = self._rounds.get(origin)
+        if current is None:
+            self._start(origin, request, waiter)
+        else:
+            current.waiters.append(waiter)
+        return await maybe_deferred_to_future(waiter)
+
+    def refresh(self, origin: Origin, request: Request) -> None:
+        """Refetch ``origin``'s robots.txt in the background, unless a round is on."""
+        if origin not in self._rounds:
+            self._start(origin, request)
+
+    def _start(self, origin: Origin, request: Request,
+               waiter: Deferred[Entry] | None = None) -> None:
+        # The waiter is registered first: a round may end before this method returns.
+        current = self._rounds[origin] = _Round([waiter] if waiter else [])
+        current.task = deferred_from_coro(self._run(origin, request))
+
+    async def _run(self, origin: Origin, request: Request) -> None:
+        """Fetch (and retry) the robots.txt of ``origin`` until the policy settles it."""
+        spider = self._crawler.spider
+        entry: Entry | None = None
+        try:
+            entry = await self._cache.claim(origin)  # fetched by another process?
+            if entry is None:
+                entry = await self._settle(origin, request)
+        except Exception:
+            logger.exception("Error fetching the robots.txt of %(origin)s",
+                             {"origin": origin}, extra={"spider": spider})
+        finally:
+            current = self._rounds.pop(origin, None)
+            if entry is None:
+                # Not settled (the crawl is closing, or a bug): refuse what is waiting now,
+                # and let the next request try again.
+                closing = self._closing.started()
+                entry = Entry(RobotsTxt.disallow_all(), CLOSING if closing else "not fetched",
+                              0.0, None)
+                if closing and current and current.waiters:
+                    logger.info("robots.txt of %(origin)s not settled: %(why)s; refusing "
+                                "%(waiting)d waiting requests",
+                                {"origin": origin, "why": CLOSING,
+                                 "waiting": len(current.waiters)}, extra={"spider": spider})
+            else:
+                self._cache.put(origin, entry)
+            for waiter in current.waiters if current else ():
+                waiter.callback(entry)
+
+    async def _settle(self, origin: Origin, request: Request) -> Entry | None:
+        """Drive the fetch machine to its entry; ``None`` if the crawl closes first."""
+        machine = RobotsFetch(self._policy, robots_url(origin), self._cache.get(origin))
+        while not self._closing.started():
+            step: NextStep = machine.start()
+            while isinstance(step, Download):
+                step = machine.received(await self._download.fetched(step.url))
+            current = self._rounds.get(origin)
+            waiting = len(current.waiters) if current else 0
+            if isinstance(step, Settled):
+                self._log_outcome(origin, step, waiting)
+                if step.answer.definitive and _ROBOTS_PARSED is not None:
+                    # As Scrapy's middleware does: its handlers may be coroutines.
+                    await self._crawler.signals.send_catch_log_async(
+                        signal=_ROBOTS_PARSED, robotparser=step.answer.rules, request=request)
+                return step.entry
+            self._stats.inc_value("robotstxt/retry_count")
+            logger.info("robots.txt of %(origin)s: %(why)s, retrying in %(wait).3g s "
+                        "(%(waiting)d requests waiting)",
+                        {"origin": origin, "why": step.answer.summary, "wait": step.seconds,
+                         "waiting": waiting}, extra={"spider": self._crawler.spider})
+            await self._closing.sleep(step.seconds)
+        return None
+
+    def _log_outcome(self, origin: Origin, settled: Settled, waiting: int) -> None:
+        """The round's one INFO or WARNING line, and its stat."""
+        entry, chain = settled.entry, settled.chain
+        args = {"origin": origin, "why": settled.answer.summary, "waiting": waiting,
+                "via": f" (via {' -> '.join(chain[1:])})" if len(chain) > 1 else ""}
+        extra = {"spider": self._crawler.spider}
+        outcome = settled.outcome
+        if outcome == "unreachable":
+            self._stats.inc_value("robotstxt/unreachable_count")
+            logger.warning("robots.txt of %(origin)s unreachable: %(why)s%(via)s; refusing "
+                           "%(waiting)d waiting requests and those of the next %(hold).3g s",
+                           {**args, "hold": entry.expires_at - self._policy.now()},
+                           extra=extra)
+        elif outcome == "stale":
+            self._stats.inc_value("robotstxt/stale_served_count")
+            logger.info("robots.txt of %(origin)s: refresh failed (%(why)s%(via)s), keeping "
+                        "the copy fetched %(age).0f s ago", {**args, "age": self._policy.now()
+                                                             - (entry.fetched_at or 0.0)},
+                        extra=extra)
+        elif outcome == "not_fetched":
+            self._stats.inc_value("robotstxt/not_fetched")
+            logger.warning("robots.txt of %(origin)s: %(why)s%(via)s", args, extra=extra)
+        else:
+            if settled.answer.unparsable:
+                self._stats.inc_value("robotstxt/unparsable_count")
+            logger.info("robots.txt of %(origin)s: %(why)s%(via)s", args, extra=extra)

@@ -1,0 +1,48 @@
+"""What robots.txt said about one request, and why: the deciding line, or the outage.
+
+The downloader middleware puts it in the reason of its refusals, and hands it to a
+check-only request (``scrapy check``'s ``@robotstxt`` contract), so that a disallowed URL
+can be checked without being refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scrapy_robots_policy.origin import Origin, robots_url
+from scrapy_robots_policy.policy import Entry
+
+#: Request meta key: decide as usual but never refuse; the verdict goes to VERDICT_META.
+CHECK_ONLY_META = "robots_policy_check_only"
+#: Request meta key where a check-only request finds its :class:`Verdict`.
+VERDICT_META = "robots_policy_verdict"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What robots.txt said about one request, and why (the deciding line, or the outage)."""
+
+    allowed: bool
+    robots_url: str
+    user_agent: str
+    line: int | None = None
+    rule: str | None = None
+    unreachable: str | None = None  # why the robots.txt could not be had, if it could not
+
+    @classmethod
+    def of(cls, origin: Origin, entry: Entry, url: str, user_agent: str) -> Verdict:
+        """The verdict of ``entry`` (the robots.txt of ``origin``) on ``url``."""
+        decision = entry.rules.decide(url, user_agent)
+        if entry.unreachable and not decision.allowed:
+            return cls(False, robots_url(origin), user_agent, unreachable=entry.summary)
+        return cls(decision.allowed, robots_url(origin), user_agent, decision.line,
+                   getattr(decision, "rule", None))
+
+    @property
+    def reason(self) -> str:
+        """``http://h/robots.txt line 3: Disallow: /x (user agent 'Bot')``, or the outage."""
+        if self.unreachable is not None:
+            return f"{self.robots_url} unreachable ({self.unreachable})"
+        where = f" line {self.line}: {self.rule}" if self.line is not None else (
+            ": no rule matched")
+        return f"{self.robots_url}{where} (user agent {self.user_agent!r})"

@@ -42,8 +42,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import scrapy
 
 from scrapy_robots_policy.cache.memory import LRUCache
+from scrapy_robots_policy.fetch.policy import Entry
 from scrapy_robots_policy.origin import Origin
-from scrapy_robots_policy.policy import Entry
 from scrapy_robots_policy.robotstxt import RobotsTxt
 
 CORPUS = Path(os.environ.get("ROBOTS_CORPUS")

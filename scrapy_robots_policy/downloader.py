@@ -1,7 +1,7 @@
 """RobotsPolicyDownloaderMiddleware: a request is downloaded only if its robots.txt allows it.
 
 Thin by design: it finds a request's origin, asks the cache and the policy whether its
-robots.txt is known, has it fetched when not (:mod:`.rounds`), and refuses what the
+robots.txt is known, has it fetched when not (:mod:`.fetch.rounds`), and refuses what the
 rules disallow with :exc:`~scrapy.exceptions.IgnoreRequest`.
 """
 
@@ -17,10 +17,10 @@ from scrapy.utils.httpobj import urlparse_cached
 
 from scrapy_robots_policy.cache.choose import make_cache
 from scrapy_robots_policy.crawldelay import CrawlDelay
-from scrapy_robots_policy.download import RobotsDownload
+from scrapy_robots_policy.fetch.download import RobotsDownload
+from scrapy_robots_policy.fetch.policy import Entry, Lookup, Policy
+from scrapy_robots_policy.fetch.rounds import CLOSING, FetchRounds
 from scrapy_robots_policy.origin import Origin, origin_of
-from scrapy_robots_policy.policy import Entry, Lookup, Policy
-from scrapy_robots_policy.rounds import CLOSING, FetchRounds
 from scrapy_robots_policy.settings import RobotsPolicySettings
 from scrapy_robots_policy.useragent import UserAgentChoice
 from scrapy_robots_policy.verdict import CHECK_ONLY_META, VERDICT_META, Verdict

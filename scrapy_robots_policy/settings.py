@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
-from scrapy_robots_policy.policy import PolicySettings
+from scrapy_robots_policy.fetch.policy import PolicySettings
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

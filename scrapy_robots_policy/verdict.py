@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from scrapy_robots_policy.fetch.policy import Entry
 from scrapy_robots_policy.origin import Origin, robots_url
-from scrapy_robots_policy.policy import Entry
 
 #: Request meta key: decide as usual but never refuse; the verdict goes to VERDICT_META.
 CHECK_ONLY_META = "robots_policy_check_only"

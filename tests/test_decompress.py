@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from scrapy_robots_policy.decompress import inflate_prefix
+from scrapy_robots_policy.fetch.decompress import inflate_prefix
 from tests.test_crawl_faults import _module, bomb
 
 HEAD = b"User-agent: *\nDisallow: /early\n"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scrapy_robots_policy.fetch import Download, NextStep, RobotsFetch, Settled, Wait
-from scrapy_robots_policy.policy import Entry, Fetched, Policy, PolicySettings
+from scrapy_robots_policy.fetch.machine import Download, NextStep, RobotsFetch, Settled, Wait
+from scrapy_robots_policy.fetch.policy import Entry, Fetched, Policy, PolicySettings
 
 URL = "http://example.com/robots.txt"
 RULES = b"User-agent: *\nDisallow: /private\n"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scrapy_robots_policy.policy import (
+from scrapy_robots_policy.fetch.policy import (
     DAY,
     Answer,
     Entry,

@@ -22,8 +22,8 @@ import redis
 from scrapy import Request, Spider
 
 from scrapy_robots_policy.cache.redis import RECONNECT_AFTER, RedisStore, decode, encode
+from scrapy_robots_policy.fetch.policy import Entry
 from scrapy_robots_policy.origin import origin_of
-from scrapy_robots_policy.policy import Entry
 from scrapy_robots_policy.robotstxt import RobotsTxt
 from tests.support import LocalServer, Reply, Seen, free_ports, run_crawl, start_crawl
 

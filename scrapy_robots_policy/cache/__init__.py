@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from scrapy_robots_policy.fetch.policy import Entry
 from scrapy_robots_policy.origin import Origin
-from scrapy_robots_policy.policy import Entry
 
 
 class RobotsCache(Protocol):

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from scrapy_robots_policy.cache import RobotsCache
 from scrapy_robots_policy.cache.memory import MemoryCache
-from scrapy_robots_policy.policy import Policy
+from scrapy_robots_policy.fetch.policy import Policy
 from scrapy_robots_policy.settings import RobotsPolicySettings
 
 if TYPE_CHECKING:

@@ -14,8 +14,8 @@ from collections import OrderedDict
 from collections.abc import Hashable, Iterator
 from typing import Generic, TypeVar
 
+from scrapy_robots_policy.fetch.policy import Entry
 from scrapy_robots_policy.origin import Origin
-from scrapy_robots_policy.policy import Entry
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")

@@ -13,7 +13,7 @@ to Redis only when its copy is missing or expired (:meth:`RedisCache.claim`):
 
 What is stored is what an :class:`~.policy.Entry` needs (the capped body, not the parsed
 rules, and the times), so every process parses locally and the same expiry, retry and 5xx
-rules of :mod:`.policy` apply everywhere. The client is redis-py's asyncio one: Scrapy runs
+rules of :mod:`..fetch.policy` apply everywhere. The client is redis-py's asyncio one: Scrapy runs
 on the asyncio reactor by default (2.13+), so no call blocks the reactor and no thread is
 used. When Redis cannot be reached, each process fetches for itself (a WARNING and the
 ``robotstxt/redis_errors`` stat), never allowing more than its robots.txt does, and tries
@@ -37,8 +37,8 @@ from redis.exceptions import RedisError
 from scrapy import signals
 
 from scrapy_robots_policy.cache.memory import MemoryCache
+from scrapy_robots_policy.fetch.policy import Entry, Policy
 from scrapy_robots_policy.origin import Origin
-from scrapy_robots_policy.policy import Entry, Policy
 from scrapy_robots_policy.robotstxt import RobotsTxt
 from scrapy_robots_policy.settings import RobotsPolicySettings
 

@@ -1,6 +1,6 @@
 """The command line's HTTP: urllib GETs, and robots.txt fetched by the middleware's machine.
 
-Fetching a robots.txt is :class:`~scrapy_robots_policy.fetch.RobotsFetch` driven through
+Fetching a robots.txt is :class:`~scrapy_robots_policy.fetch.machine.RobotsFetch` driven through
 urllib, so ``check URL`` sees the same outcomes, redirects and size cap as a crawl. The
 command line does not wait for an unreachable robots.txt: it reports it at once.
 """
@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from email.message import Message
 
 from scrapy_robots_policy.cli.common import agent_header
-from scrapy_robots_policy.fetch import NextStep, RobotsFetch, Settled, Wait
-from scrapy_robots_policy.policy import Fetched, Policy, PolicySettings
+from scrapy_robots_policy.fetch.machine import NextStep, RobotsFetch, Settled, Wait
+from scrapy_robots_policy.fetch.policy import Fetched, Policy, PolicySettings
 
 TIMEOUT = 10.0
 #: The fetch policy of the command line: the crawl's defaults, without retries.

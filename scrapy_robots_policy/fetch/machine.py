@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scrapy_robots_policy.policy import Answer, Entry, Fetched, Policy
+from scrapy_robots_policy.fetch.policy import Answer, Entry, Fetched, Policy
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,8 @@ from scrapy.http import Request
 from scrapy.http.request import NO_CALLBACK
 from scrapy.utils.defer import maybe_deferred_to_future
 
-from scrapy_robots_policy.decompress import inflate_prefix
-from scrapy_robots_policy.policy import Fetched
+from scrapy_robots_policy.fetch.decompress import inflate_prefix
+from scrapy_robots_policy.fetch.policy import Fetched
 from scrapy_robots_policy.settings import RobotsPolicySettings
 
 if TYPE_CHECKING:

@@ -3,7 +3,7 @@
 One round per origin at a time: the requests of that origin wait for it (or, while a
 stale copy is refreshed, are decided by that copy), and all get the entry it settles.
 What a fetch means, redirects, retries and their schedule are
-:class:`~scrapy_robots_policy.fetch.RobotsFetch`'s; this module downloads through
+:class:`~scrapy_robots_policy.fetch.machine.RobotsFetch`'s; this module downloads through
 Scrapy, sleeps between retries (no longer than the crawl stays open), caches the
 outcome, logs it and counts it.
 """
@@ -19,11 +19,11 @@ from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
 from twisted.internet.defer import Deferred
 
 from scrapy_robots_policy.cache import RobotsCache
-from scrapy_robots_policy.closing import CrawlClosing
-from scrapy_robots_policy.download import RobotsDownload
-from scrapy_robots_policy.fetch import Download, NextStep, RobotsFetch, Settled
+from scrapy_robots_policy.fetch.closing import CrawlClosing
+from scrapy_robots_policy.fetch.download import RobotsDownload
+from scrapy_robots_policy.fetch.machine import Download, NextStep, RobotsFetch, Settled
+from scrapy_robots_policy.fetch.policy import Entry, Policy
 from scrapy_robots_policy.origin import Origin, robots_url
-from scrapy_robots_policy.policy import Entry, Policy
 from scrapy_robots_policy.robotstxt import RobotsTxt
 
 if TYPE_CHECKING:

@@ -60,6 +60,15 @@ _ISO_8601 = re.compile(
     r"\s*(Z|[+-]\d{2}(?::?\d{2})?)?",
     re.IGNORECASE,
 )
+#: ISO 8601's basic format, the same fields without separators (``20200921T150000Z``).
+#: The standard has a representation be all basic or all extended, so mixes do not match;
+#: a time needs its ``T``. Groups as in _ISO_8601, so _iso_date reads both.
+_ISO_8601_BASIC = re.compile(
+    r"(\d{4})(\d{2})(\d{2})"
+    r"(?:T(\d{2})(\d{2})(?:(\d{2})(?:[.,](\d+))?)?)?"
+    r"\s*(Z|[+-]\d{2}(?:\d{2})?)?",
+    re.IGNORECASE,
+)
 _INT = re.compile(r"[+-]?\d{1,18}")
 #: What undecodable bytes (U+FFFD) and control characters such as NUL turn into: never part
 #: of a directive, so a piece holding one is reported instead of kept as an unknown name.
@@ -145,7 +154,7 @@ def _parse_date(text: str | None) -> datetime | None:
     if len(text) > _MAX_DATE_CHARS:
         return None
     try:
-        iso = _ISO_8601.fullmatch(text)
+        iso = _ISO_8601.fullmatch(text) or _ISO_8601_BASIC.fullmatch(text)
         if iso:
             return _iso_date(iso)
         rest = _LEADING_WEEKDAY.sub("", text, count=1) if _WEEKDAY.match(text) else text

@@ -17,7 +17,7 @@ what was left unread is described in :attr:`RobotsDirectives.cut`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime, timedelta, timezone
 from email.utils import parsedate_tz
@@ -619,12 +619,27 @@ def _meta_tags(selector: Any) -> tuple[tuple[str, str], ...]:
     # "{*}" also finds XHTML's namespaced meta when the page was parsed as XML.
     # lxml's own iteration is several times faster than an XPath with translate().
     tags = []
-    for node in root.iter("{*}meta"):
-        name, content = node.get("name"), node.get("content")
-        if name is not None and content is not None:
-            # Past the read limit, one character says "longer" (see _read_value).
-            tags.append((name, content[:_MAX_VALUE_CHARS + 1]))
+    for top in _top_level(root):
+        for node in top.iter("{*}meta"):
+            name, content = node.get("name"), node.get("content")
+            if name is not None and content is not None:
+                # Past the read limit, one character says "longer" (see _read_value).
+                tags.append((name, content[:_MAX_VALUE_CHARS + 1]))
     return tuple(tags)
+
+
+def _top_level(root: Any) -> Iterator[Any]:
+    """The document's top-level nodes in document order, ``root`` among them.
+
+    A meta tag after ``</html>`` is the page's too (a browser moves it into the body), but
+    libxml2 2.14 puts what follows ``</html>`` in a second root element, a sibling of
+    ``root`` that ``root.iter()`` never reaches. Comments there have no meta descendants.
+    """
+    first = root
+    while (previous := first.getprevious()) is not None:
+        first = previous
+    yield first
+    yield from first.itersiblings()
 
 
 def _parse(headers: tuple[str, ...], tags: tuple[tuple[str, str], ...],

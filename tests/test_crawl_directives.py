@@ -34,6 +34,7 @@ class Form:
     content_type: str = "text/html; charset=utf-8"
     rel: str = ""
     xhtml: bool = False
+    after_html: bool = False  # the meta tags stand after </html>
 
 
 FORMS: dict[str, Form] = {
@@ -45,6 +46,7 @@ FORMS: dict[str, Form] = {
     "meta-agent-nofollow": Form(metas=[("TestBot", "NoFollow")], follow=False),
     "meta-combined": Form(metas=[("robots", "nofollow"), ("testbot", "noindex")], item=False,
                           follow=False),
+    "meta-after-html": Form(metas=[("robots", "noindex")], after_html=True, item=False),
     "meta-unavailable-past": Form(metas=[("robots", "unavailable_after: 2020-09-21")],
                                   item=False),
     "meta-unavailable-future": Form(metas=[("robots", "unavailable_after: 2999-01-01")]),
@@ -87,8 +89,9 @@ def form_page(name: str, form: Form) -> Reply:
     rel = f' rel="{form.rel}"' if form.rel else ""
     html = ('<?xml version="1.0" encoding="UTF-8"?>\n<html xmlns="http://www.w3.org/1999/xhtml">'
             if form.xhtml else "<html>")
-    body = (f"{html}<head><title>{name}</title>{metas}</head><body>"
-            f'<a href="/f/{name}/child"{rel}>child</a></body></html>')
+    head, tail = ("", metas) if form.after_html else (metas, "")
+    body = (f"{html}<head><title>{name}</title>{head}</head><body>"
+            f'<a href="/f/{name}/child"{rel}>child</a></body></html>{tail}')
     headers: dict[str, str | list[str]] = {"Content-Type": form.content_type}
     if form.headers:
         headers["X-Robots-Tag"] = form.headers

@@ -274,6 +274,11 @@ def test_headers_and_meta_tags_combine_in_a_response():
     ("<meta content='nofollow' name='ROBOTS'>", R(nofollow=True)),
     ('<meta name=" robots " content="noindex">', R(noindex=True)),
     ('<META NAME="MyBot" CONTENT="NOINDEX">', R(noindex=True)),
+    # after </html>: browsers put it in the body; libxml2 2.14 in a second root element
+    ('<html><head><title>t</title></head><body><p>x</p></body></html>'
+     '<meta name="robots" content="noindex">', R(noindex=True)),
+    ("<!-- c --><html><body></body></html>\n<!-- c --><meta name=robots content=nofollow>"
+     "<p>more</p><meta name=mybot content=noindex>", R(noindex=True, nofollow=True)),
     # what is not a meta tag does not count
     ("<!-- <meta name=robots content=noindex> -->", R()),
     ("<script>document.write('<meta name=robots content=noindex>')</script>", R()),
@@ -332,6 +337,11 @@ def test_only_html_responses_get_meta_parsing():
 def test_html_bytes_with_declared_encoding():
     html = '<meta charset="latin-1"><meta name="robots" content="noindex">é'.encode("latin-1")
     assert R.from_html(html, "mybot") == R(noindex=True)
+
+
+def test_a_meta_tag_after_the_end_of_the_document_counts_in_a_response():
+    body = b"<html><head></head><body><p>x</p></body></html><meta name=robots content=noindex>"
+    assert R.from_response(HtmlResponse("http://e.com/", body=body), "mybot") == R(noindex=True)
 
 
 def test_the_response_is_parsed_once_and_shared_with_the_spider():

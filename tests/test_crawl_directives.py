@@ -61,6 +61,8 @@ FORMS: dict[str, Form] = {
                        follow=False),
     "header-unavailable-past": Form(
         headers=["unavailable_after: Saturday, 01-Jul-23 15:00:00 GMT"], item=False),
+    "header-unavailable-basic": Form(headers=["unavailable_after: 20200921T150000Z"],
+                                     item=False),
     "header-unavailable-future": Form(headers=["unavailable_after: 25 Jun 2999 15:00:00 PST"]),
     "header-and-meta": Form(metas=[("robots", "nofollow")], headers=["testbot: noindex"],
                             item=False, follow=False),
@@ -168,10 +170,11 @@ def test_stats_count_each_decision_by_directive(forms_crawl):
     assert result.stat("robots_policy/requests_dropped") == len(not_followed)
     assert result.stat("robots_policy/responses/noindex") == len(not_indexable)
     assert result.stat("robots_policy/responses/nofollow") == len(not_followed)
-    assert result.stat("robots_policy/items_dropped/unavailable_after") == 2
+    expired = [n for n in not_indexable if "unavailable" in n]
+    assert result.stat("robots_policy/items_dropped/unavailable_after") == len(expired) == 3
     assert result.stat("robots_policy/items_dropped/none") == 2
     assert result.stat("robots_policy/requests_dropped/none") == 2
-    assert result.stat("robots_policy/items_dropped/noindex") == len(not_indexable) - 4
+    assert result.stat("robots_policy/items_dropped/noindex") == len(not_indexable) - 5
     assert result.stat("robots_policy/response_count") == 1 + 2 * len(FORMS) - len(not_followed)
 
 

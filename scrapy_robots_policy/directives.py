@@ -399,14 +399,9 @@ class RobotsDirectives:
         cut: list[str] = []
         read = 0
         for meta_name, content in tags:
-            scope = meta_name.strip().lower()
-            if scope != ALL_AGENTS:
-                # Most meta tags (description, viewport...) fail the cheap test.
-                if not agent or not scope.startswith(agent):
-                    continue
-                scope = _addressee(scope)
-                if scope != agent:
-                    continue
+            scope = _meta_scope(meta_name, agent)
+            if scope is None:
+                continue
             if read == _MAX_VALUES:
                 cut.append(f"robots meta tags after the first {_MAX_VALUES} not read")
                 break
@@ -426,7 +421,7 @@ class RobotsDirectives:
         Reusing the response's own selector means the page is parsed once, whether the
         spider queries it before or after us.
         """
-        tags = _meta_tags(selector)
+        tags = _meta_tags(selector, product_token(user_agent))
         return cls.from_meta(tags, user_agent) if tags else _BLANK
 
     @classmethod
@@ -456,6 +451,7 @@ class RobotsDirectives:
         except Exception as error:
             headers = ()
             errors.append(f"could not read X-Robots-Tag headers: {error!r}")
+        agent = product_token(user_agent)
         tags: tuple[tuple[str, str], ...] = ()
         if _is_html(response):
             try:
@@ -464,10 +460,9 @@ class RobotsDirectives:
                 errors.append(f"could not parse HTML: {error!r}")
             else:
                 try:
-                    tags = _meta_tags(selector)
+                    tags = _meta_tags(selector, agent)
                 except Exception as error:
                     errors.append(f"could not read meta tags: {error!r}")
-        agent = product_token(user_agent)
         if sum(map(len, headers)) + sum(len(n) + len(c) for n, c in tags) <= _MAX_CACHED_CHARS:
             result = _parse_cached(headers, tags, agent)
         else:
@@ -611,20 +606,42 @@ def _document_root(document: Any) -> Any:
     return None
 
 
-def _meta_tags(selector: Any) -> tuple[tuple[str, str], ...]:
-    """The (name, content) pairs of a parsed document's meta tags that have both."""
+def _meta_scope(meta_name: str, agent: str) -> str | None:
+    """Whom a meta tag's name addresses if it is for us: ``robots`` or ``agent`` (a
+    product token); None for every other meta tag."""
+    scope = meta_name.strip().lower()
+    if scope == ALL_AGENTS:
+        return scope
+    # Most meta tags (description, viewport...) fail the cheap test.
+    if not agent or not scope.startswith(agent):
+        return None
+    return agent if _addressee(scope) == agent else None
+
+
+def _meta_tags(selector: Any, agent: str) -> tuple[tuple[str, str], ...]:
+    """The (name, content) pairs of a parsed document's meta tags for ``robots`` or
+    ``agent`` that have both, in document order: as many as from_meta reads, and one more
+    so that it sees there were more. Other meta tags' contents are never read, so a page
+    of 100,000 meta tags costs a walk over them, not 100,000 pairs."""
     root = getattr(selector, "root", None)
     if not isinstance(root, etree._Element):  # a JSON or text selector has no tags
         return ()
     # "{*}" also finds XHTML's namespaced meta when the page was parsed as XML.
-    # lxml's own iteration is several times faster than an XPath with translate().
+    # lxml's own iteration is several times faster than an XPath with translate(), and
+    # unlike an XPath's answer it is not a list of every meta element.
     tags = []
     for top in _top_level(root):
         for node in top.iter("{*}meta"):
-            name, content = node.get("name"), node.get("content")
-            if name is not None and content is not None:
-                # Past the read limit, one character says "longer" (see _read_value).
-                tags.append((name, content[:_MAX_VALUE_CHARS + 1]))
+            name = node.get("name")
+            if name is None or _meta_scope(name, agent) is None:
+                continue
+            content = node.get("content")
+            if content is None:
+                continue
+            # Past the read limit, one character says "longer" (see _read_value).
+            tags.append((name, content[:_MAX_VALUE_CHARS + 1]))
+            if len(tags) > _MAX_VALUES:
+                return tuple(tags)
     return tuple(tags)
 
 

@@ -7,6 +7,7 @@ The tables hold every example of SPEC.md section 6 and of the meta-tag seeds
 from __future__ import annotations
 
 import time
+import tracemalloc
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -590,6 +591,35 @@ def test_values_and_meta_tags_past_the_bound_are_not_read():
     # other meta tags do not count toward the bound
     page = meta(*[("description", "x")] * 100, ("robots", "noindex"))
     assert R.from_html(page, "mybot") == R(noindex=True)
+
+
+def python_memory_peak(function):
+    """Bytes of Python memory allocated at the peak while ``function`` runs, and its result."""
+    tracemalloc.start()
+    try:
+        start = tracemalloc.get_traced_memory()[0]
+        result = function()
+        return tracemalloc.get_traced_memory()[1] - start, result
+    finally:
+        tracemalloc.stop()
+
+
+def parsed_response(body: bytes) -> HtmlResponse:
+    """A response whose selector the spider already built, as the middleware sees it."""
+    response = HtmlResponse("http://example.com/", body=body,
+                            headers={"Content-Type": "text/html; charset=utf-8"})
+    response.selector.root  # noqa: B018
+    return response
+
+
+def test_a_page_of_100_000_robots_meta_tags_costs_what_32_of_them_do():
+    body = (b"<html><head>" + b'<meta name="robots" content="noarchive">' * 100_000
+            + b'<meta name="robots" content="noindex"></head><body>x</body></html>')
+    response = parsed_response(body)
+    peak, directives = python_memory_peak(lambda: R.from_response(response, "mybot"))
+    assert directives == R(noarchive=True)  # the bound: only the first 32 are read
+    assert directives.cut == ("robots meta tags after the first 32 not read",)
+    assert peak < 1_000_000  # not a (name, content) pair for each of them: that was 18 MB
 
 
 def test_response_with_huge_and_many_headers():

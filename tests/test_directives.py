@@ -9,10 +9,12 @@ from __future__ import annotations
 import time
 import tracemalloc
 from datetime import datetime, timedelta, timezone
+from html import escape
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from parsel import Selector
 from scrapy.http import HtmlResponse, Response, TextResponse, XmlResponse
 
 from scrapy_robots_policy import RobotsDirectives
@@ -620,6 +622,32 @@ def test_a_page_of_100_000_robots_meta_tags_costs_what_32_of_them_do():
     assert directives == R(noarchive=True)  # the bound: only the first 32 are read
     assert directives.cut == ("robots meta tags after the first 32 not read",)
     assert peak < 1_000_000  # not a (name, content) pair for each of them: that was 18 MB
+
+
+def test_a_10_mb_meta_content_is_read_in_part_not_copied_whole():
+    content = b"noindex, " + b"x" * 10_000_000
+    body = (b'<html><head><meta name="description" content="' + content + b'">'
+            b'<meta name="robots" content="' + content + b'"></head><body>x</body></html>')
+    response = parsed_response(body)
+    peak, directives = python_memory_peak(lambda: R.from_response(response, "mybot"))
+    assert directives == R(noindex=True)
+    assert directives.cut == ("a robots meta content longer than 4096 characters: the rest "
+                              "not read",)
+    assert peak < 1_000_000  # the description is not read, the robots content in part
+
+
+@settings(max_examples=150, deadline=None)
+@given(head=st.text(max_size=40), fill=st.sampled_from(["a", ",", " ", "é", "€", "😀", "&amp;"]),
+       length=st.integers(4080, 4110), tail=st.text(max_size=40))
+def test_meta_contents_read_whole_or_cut_by_libxml2_agree(head, fill, length, tail):
+    # from_html knows the document is small and reads contents whole; from_selector does
+    # not know, and has libxml2 cut them, as for a page over 1 MiB
+    content = escape(head + fill * length + tail, quote=True)
+    html = f'<html><head><meta name="robots" content="{content}"></head></html>'
+    whole = R.from_html(html, "mybot")
+    cut = R.from_selector(Selector(text=html, type="html"), "mybot")
+    assert (whole, whole.sources, whole.problems, whole.cut) == (
+        cut, cut.sources, cut.problems, cut.cut)
 
 
 def test_response_with_huge_and_many_headers():

@@ -620,7 +620,9 @@ def _meta_scope(meta_name: str, agent: str) -> str | None:
     # Most meta tags (description, viewport...) fail the cheap test.
     if not agent or not scope.startswith(agent):
         return None
-    return agent if _addressee(scope) == agent else None
+    # Its own token exactly (the usual case; a token reduces to itself), or a name that
+    # reduces to it ("MyBot/1.0").
+    return agent if scope == agent or _addressee(scope) == agent else None
 
 
 def _meta_tags(selector: Any, agent: str,
@@ -685,7 +687,8 @@ def _top_level(root: Any) -> Iterator[Any]:
     while (previous := first.getprevious()) is not None:
         first = previous
     yield first
-    yield from first.itersiblings()
+    if first.getnext() is not None:  # most documents have one top-level node
+        yield from first.itersiblings()
 
 
 def _parse(headers: tuple[str, ...], tags: tuple[tuple[str, str], ...],

@@ -10,6 +10,7 @@ import time
 import tracemalloc
 from datetime import datetime, timedelta, timezone
 from html import escape
+from unittest.mock import patch
 
 import pytest
 from hypothesis import given, settings
@@ -18,6 +19,7 @@ from parsel import Selector
 from scrapy.http import HtmlResponse, Response, TextResponse, XmlResponse
 
 from scrapy_robots_policy import RobotsDirectives
+from scrapy_robots_policy import directives as directives_module
 from scrapy_robots_policy.directives import HEADER, META, snippet_text
 from scrapy_robots_policy.robotstxt import product_token
 
@@ -648,6 +650,43 @@ def test_meta_contents_read_whole_or_cut_by_libxml2_agree(head, fill, length, ta
     cut = R.from_selector(Selector(text=html, type="html"), "mybot")
     assert (whole, whole.sources, whole.problems, whole.cut) == (
         cut, cut.sources, cut.problems, cut.cut)
+
+
+def test_what_one_response_costs_while_it_is_read_is_bounded_too():
+    # 32 values of 1,360 one-letter items each: kept until the fold, they were 43,000
+    # live (directive, effect) pairs, 12 MB, for the 64 that are kept
+    values = ["noarchive, " + "a, " * 1360] * 32
+    peak, directives = python_memory_peak(lambda: R.from_x_robots_tag(values, "mybot"))
+    assert directives == R(noarchive=True)
+    assert len(directives.sources) == 64
+    assert peak < 1_000_000
+
+
+FOLDED_ITEMS = [
+    "noindex", "nofollow", "none", "all", "noarchive", "a", "max-snippet: x",
+    "max-snippet: 0", "max-snippet: 5", "max-snippet: 20", "max-snippet: -1",
+    "max-image-preview: none", "max-image-preview: standard", "max-image-preview: large",
+    "max-video-preview: 3", "unavailable_after: 2020-01-01", "unavailable_after: 2019-01-01",
+]
+
+
+MILD_ITEMS = ["a", "all", "noarchive", "max-snippet: x", "max-snippet: 20", "max-snippet: -1",
+              "max-image-preview: large", "unavailable_after: 2020-01-01"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(head=st.lists(st.sampled_from(MILD_ITEMS), min_size=40, max_size=100),
+       tail=st.lists(st.sampled_from(FOLDED_ITEMS), max_size=60))
+def test_sources_are_those_a_fold_of_every_directive_keeps(head, tail):
+    # the directives dropped as they are read are those the fold would not keep; the
+    # stricter ones mostly come late, past the 64 kept in any case
+    value = ", ".join(head + tail)
+    directives = R.from_x_robots_tag([value], "mybot")
+    with patch.object(directives_module, "_MAX_SOURCES", 10**9):
+        every = R.from_x_robots_tag([value], "mybot").sources
+    values = {name: getattr(directives, name) for name in directives_module._VALUE_FIELDS}
+    assert directives.sources == directives_module._kept_sources(
+        [(d, directives_module._effect(d.name, d.value)) for d in every], values)
 
 
 def test_response_with_huge_and_many_headers():

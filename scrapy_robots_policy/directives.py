@@ -17,7 +17,7 @@ what was left unread is described in :attr:`RobotsDirectives.cut`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime, timedelta, timezone
 from email.utils import parsedate_tz
@@ -58,6 +58,15 @@ _ISO_8601 = re.compile(
     r"(\d{4})-(\d{2})-(\d{2})"
     r"(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?"
     r"\s*(Z|[+-]\d{2}(?::?\d{2})?)?",
+    re.IGNORECASE,
+)
+#: ISO 8601's basic format, the same fields without separators (``20200921T150000Z``).
+#: The standard has a representation be all basic or all extended, so mixes do not match;
+#: a time needs its ``T``. Groups as in _ISO_8601, so _iso_date reads both.
+_ISO_8601_BASIC = re.compile(
+    r"(\d{4})(\d{2})(\d{2})"
+    r"(?:T(\d{2})(\d{2})(?:(\d{2})(?:[.,](\d+))?)?)?"
+    r"\s*(Z|[+-]\d{2}(?:\d{2})?)?",
     re.IGNORECASE,
 )
 _INT = re.compile(r"[+-]?\d{1,18}")
@@ -145,7 +154,7 @@ def _parse_date(text: str | None) -> datetime | None:
     if len(text) > _MAX_DATE_CHARS:
         return None
     try:
-        iso = _ISO_8601.fullmatch(text)
+        iso = _ISO_8601.fullmatch(text) or _ISO_8601_BASIC.fullmatch(text)
         if iso:
             return _iso_date(iso)
         rest = _LEADING_WEEKDAY.sub("", text, count=1) if _WEEKDAY.match(text) else text
@@ -248,19 +257,39 @@ def _split_list(value: str) -> Iterable[str]:
         yield piece
 
 
-def _collect(found: list[tuple[Directive, dict[str, Any]]], problems: list[str],
-             directive: Directive) -> None:
-    """Keep a directive with its effect, or note why it was ignored (a bounded number)."""
+def _collect(found: list[tuple[Directive, dict[str, Any]]], values: dict[str, Any],
+             problems: list[str], directive: Directive) -> None:
+    """Fold a directive's effect into ``values`` (the most restrictive so far) and keep it
+    with its effect if it may be kept in ``sources``, or note why it was ignored (a
+    bounded number).
+
+    Past the first _MAX_SOURCES, only a directive that makes a value more restrictive
+    than all before it can be the first to give a value its final state, the only kind
+    _kept_sources keeps there; the others are dropped at once. Kept until the fold, the
+    1,360 items of one 4 KB junk value were thousands of live objects per response: enough
+    to run Python's garbage collector several times, promoting the crawl's live objects
+    (pages of megabytes among them) to an older generation, where once dead they wait
+    for a rarer collection. That went with a higher peak RSS in crawls of 10 MB pages.
+    """
     if (len(directive.name) + len(directive.value or "") > _MAX_DIRECTIVE_CHARS
             or _GARBAGE.search(directive.name)):
         effect = None
     else:
         effect = _effect(directive.name, directive.value)
-    if effect is not None:
+    if effect is None:
+        if len(problems) < _MAX_PROBLEMS:  # control characters escaped: it goes to a log
+            problems.append(_CONTROL.sub(lambda c: f"\\x{ord(c[0]):02x}",
+                                         f"ignored invalid {directive}"))
+        return
+    stricter = False
+    for name, value in effect.items():
+        current = values.get(name)
+        strictest = _stricter(name, current, value)
+        if strictest != current:
+            values[name] = strictest
+            stricter = True
+    if stricter or len(found) < _MAX_SOURCES:
         found.append((directive, effect))
-    elif len(problems) < _MAX_PROBLEMS:  # control characters escaped: it goes to a log
-        problems.append(_CONTROL.sub(lambda c: f"\\x{ord(c[0]):02x}",
-                                     f"ignored invalid {directive}"))
 
 
 def _kept_sources(found: list[tuple[Directive, dict[str, Any]]],
@@ -324,14 +353,11 @@ class RobotsDirectives:
     # --- construction -------------------------------------------------------------
 
     @classmethod
-    def _fold(cls, found: list[tuple[Directive, dict[str, Any]]], problems: list[str],
-              cut: list[str]) -> RobotsDirectives:
+    def _fold(cls, found: list[tuple[Directive, dict[str, Any]]], values: dict[str, Any],
+              problems: list[str], cut: list[str]) -> RobotsDirectives:
+        """The directives ``_collect`` gathered into ``found`` and folded into ``values``."""
         if not found and not problems and not cut:
             return _BLANK
-        values: dict[str, Any] = {}
-        for _, effect in found:
-            for name, value in effect.items():
-                values[name] = _stricter(name, values.get(name), value)
         values["sources"] = _kept_sources(found, values)
         values["problems"] = tuple(problems[:_MAX_PROBLEMS])
         values["cut"] = tuple(cut)
@@ -360,6 +386,7 @@ class RobotsDirectives:
             return _BLANK
         agent = product_token(user_agent)
         found: list[tuple[Directive, dict[str, Any]]] = []
+        folded: dict[str, Any] = {}
         problems: list[str] = []
         cut: list[str] = []
         for index, raw_value in enumerate(values):
@@ -378,26 +405,23 @@ class RobotsDirectives:
                         continue
                     name, value = _name_value(value)
                 if name and scope in (ALL_AGENTS, agent):
-                    _collect(found, problems, Directive(name, value, HEADER, scope, raw))
-        return cls._fold(found, problems, cut)
+                    _collect(found, folded, problems,
+                             Directive(name, value, HEADER, scope, raw))
+        return cls._fold(found, folded, problems, cut)
 
     @classmethod
     def from_meta(cls, tags: Iterable[tuple[str, str]], user_agent: str) -> RobotsDirectives:
         """Directives from ``(name, content)`` pairs of meta tags; other names are skipped."""
         agent = product_token(user_agent)
         found: list[tuple[Directive, dict[str, Any]]] = []
+        folded: dict[str, Any] = {}
         problems: list[str] = []
         cut: list[str] = []
         read = 0
         for meta_name, content in tags:
-            scope = meta_name.strip().lower()
-            if scope != ALL_AGENTS:
-                # Most meta tags (description, viewport...) fail the cheap test.
-                if not agent or not scope.startswith(agent):
-                    continue
-                scope = _addressee(scope)
-                if scope != agent:
-                    continue
+            scope = _meta_scope(meta_name, agent)
+            if scope is None:
+                continue
             if read == _MAX_VALUES:
                 cut.append(f"robots meta tags after the first {_MAX_VALUES} not read")
                 break
@@ -407,8 +431,9 @@ class RobotsDirectives:
             for piece in _split_list(text):
                 name, value = _name_value(piece)
                 if name:
-                    _collect(found, problems, Directive(name, value, META, scope, raw))
-        return cls._fold(found, problems, cut)
+                    _collect(found, folded, problems,
+                             Directive(name, value, META, scope, raw))
+        return cls._fold(found, folded, problems, cut)
 
     @classmethod
     def from_selector(cls, selector: Any, user_agent: str) -> RobotsDirectives:
@@ -417,7 +442,12 @@ class RobotsDirectives:
         Reusing the response's own selector means the page is parsed once, whether the
         spider queries it before or after us.
         """
-        tags = _meta_tags(selector)
+        return cls._from_selector(selector, user_agent, None)
+
+    @classmethod
+    def _from_selector(cls, selector: Any, user_agent: str,
+                       size: int | None) -> RobotsDirectives:
+        tags = _meta_tags(selector, product_token(user_agent), size)
         return cls.from_meta(tags, user_agent) if tags else _BLANK
 
     @classmethod
@@ -432,7 +462,7 @@ class RobotsDirectives:
                 html = html_to_unicode(None, html)[1]
             if not html.strip():
                 return cls()
-            return cls.from_selector(Selector(text=html, type="html"), user_agent)
+            return cls._from_selector(Selector(text=html, type="html"), user_agent, len(html))
         except Exception as error:  # lxml refuses some inputs; bad HTML must never raise
             return cls(errors=(f"could not parse HTML: {error!r}",))
 
@@ -447,6 +477,7 @@ class RobotsDirectives:
         except Exception as error:
             headers = ()
             errors.append(f"could not read X-Robots-Tag headers: {error!r}")
+        agent = product_token(user_agent)
         tags: tuple[tuple[str, str], ...] = ()
         if _is_html(response):
             try:
@@ -455,10 +486,9 @@ class RobotsDirectives:
                 errors.append(f"could not parse HTML: {error!r}")
             else:
                 try:
-                    tags = _meta_tags(selector)
+                    tags = _meta_tags(selector, agent, len(response.body))
                 except Exception as error:
                     errors.append(f"could not read meta tags: {error!r}")
-        agent = product_token(user_agent)
         if sum(map(len, headers)) + sum(len(n) + len(c) for n, c in tags) <= _MAX_CACHED_CHARS:
             result = _parse_cached(headers, tags, agent)
         else:
@@ -602,20 +632,84 @@ def _document_root(document: Any) -> Any:
     return None
 
 
-def _meta_tags(selector: Any) -> tuple[tuple[str, str], ...]:
-    """The (name, content) pairs of a parsed document's meta tags that have both."""
+def _meta_scope(meta_name: str, agent: str) -> str | None:
+    """Whom a meta tag's name addresses if it is for us: ``robots`` or ``agent`` (a
+    product token); None for every other meta tag."""
+    scope = meta_name.strip().lower()
+    if scope == ALL_AGENTS:
+        return scope
+    # Most meta tags (description, viewport...) fail the cheap test.
+    if not agent or not scope.startswith(agent):
+        return None
+    # Its own token exactly (the usual case; a token reduces to itself), or a name that
+    # reduces to it ("MyBot/1.0").
+    return agent if scope == agent or _addressee(scope) == agent else None
+
+
+def _meta_tags(selector: Any, agent: str,
+               size: int | None = None) -> tuple[tuple[str, str], ...]:
+    """The (name, content) pairs of a parsed document's meta tags for ``robots`` or
+    ``agent`` that have both, in document order: as many as from_meta reads, and one more
+    so that it sees there were more. Other meta tags' contents are never read, so a page
+    of 100,000 meta tags costs a walk over them, not 100,000 pairs. ``size``, when known,
+    is the document's length (bytes or characters): no value is longer."""
     root = getattr(selector, "root", None)
     if not isinstance(root, etree._Element):  # a JSON or text selector has no tags
         return ()
+    content_of = (_whole_content if size is not None and size <= _SMALL_DOCUMENT
+                  else _content_start)
     # "{*}" also finds XHTML's namespaced meta when the page was parsed as XML.
-    # lxml's own iteration is several times faster than an XPath with translate().
+    # lxml's own iteration is several times faster than an XPath with translate(), and
+    # unlike an XPath's answer it is not a list of every meta element.
     tags = []
-    for node in root.iter("{*}meta"):
-        name, content = node.get("name"), node.get("content")
-        if name is not None and content is not None:
-            # Past the read limit, one character says "longer" (see _read_value).
-            tags.append((name, content[:_MAX_VALUE_CHARS + 1]))
+    for top in _top_level(root):
+        for node in top.iter("{*}meta"):
+            name = node.get("name")
+            if name is None or _meta_scope(name, agent) is None:
+                continue
+            content = content_of(node)
+            if content is None:
+                continue
+            tags.append((name, content))
+            if len(tags) > _MAX_VALUES:
+                return tuple(tags)
     return tuple(tags)
+
+
+# A meta tag's content as read: past the read limit by one character that says "longer"
+# (see _read_value). Both readers give the same; they differ in what they cost.
+_CONTENT_START = etree.XPath(f"substring(@content, 1, {_MAX_VALUE_CHARS + 1})",
+                             smart_strings=False)
+#: Documents up to this length have their meta contents read whole, then cut.
+_SMALL_DOCUMENT = 1 << 20
+
+
+def _content_start(node: Any) -> str | None:
+    """Cut by libxml2: ``node.get("content")`` would first make all of a 10 MB value a
+    Python string, beside libxml2's own copy of it. An XPath call costs about 1 µs."""
+    return _CONTENT_START(node) if "content" in node.attrib else None
+
+
+def _whole_content(node: Any) -> str | None:
+    """Read whole, then cut: several times faster, and in a small document, where no value
+    is longer than 1 MiB, the copy costs less than the page's own text and tree."""
+    content = node.get("content")
+    return None if content is None else content[:_MAX_VALUE_CHARS + 1]
+
+
+def _top_level(root: Any) -> Iterator[Any]:
+    """The document's top-level nodes in document order, ``root`` among them.
+
+    A meta tag after ``</html>`` is the page's too (a browser moves it into the body), but
+    libxml2 2.14 puts what follows ``</html>`` in a second root element, a sibling of
+    ``root`` that ``root.iter()`` never reaches. Comments there have no meta descendants.
+    """
+    first = root
+    while (previous := first.getprevious()) is not None:
+        first = previous
+    yield first
+    if first.getnext() is not None:  # most documents have one top-level node
+        yield from first.itersiblings()
 
 
 def _parse(headers: tuple[str, ...], tags: tuple[tuple[str, str], ...],

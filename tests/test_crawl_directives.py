@@ -34,6 +34,7 @@ class Form:
     content_type: str = "text/html; charset=utf-8"
     rel: str = ""
     xhtml: bool = False
+    after_html: bool = False  # the meta tags stand after </html>
 
 
 FORMS: dict[str, Form] = {
@@ -45,6 +46,7 @@ FORMS: dict[str, Form] = {
     "meta-agent-nofollow": Form(metas=[("TestBot", "NoFollow")], follow=False),
     "meta-combined": Form(metas=[("robots", "nofollow"), ("testbot", "noindex")], item=False,
                           follow=False),
+    "meta-after-html": Form(metas=[("robots", "noindex")], after_html=True, item=False),
     "meta-unavailable-past": Form(metas=[("robots", "unavailable_after: 2020-09-21")],
                                   item=False),
     "meta-unavailable-future": Form(metas=[("robots", "unavailable_after: 2999-01-01")]),
@@ -59,6 +61,8 @@ FORMS: dict[str, Form] = {
                        follow=False),
     "header-unavailable-past": Form(
         headers=["unavailable_after: Saturday, 01-Jul-23 15:00:00 GMT"], item=False),
+    "header-unavailable-basic": Form(headers=["unavailable_after: 20200921T150000Z"],
+                                     item=False),
     "header-unavailable-future": Form(headers=["unavailable_after: 25 Jun 2999 15:00:00 PST"]),
     "header-and-meta": Form(metas=[("robots", "nofollow")], headers=["testbot: noindex"],
                             item=False, follow=False),
@@ -87,8 +91,9 @@ def form_page(name: str, form: Form) -> Reply:
     rel = f' rel="{form.rel}"' if form.rel else ""
     html = ('<?xml version="1.0" encoding="UTF-8"?>\n<html xmlns="http://www.w3.org/1999/xhtml">'
             if form.xhtml else "<html>")
-    body = (f"{html}<head><title>{name}</title>{metas}</head><body>"
-            f'<a href="/f/{name}/child"{rel}>child</a></body></html>')
+    head, tail = ("", metas) if form.after_html else (metas, "")
+    body = (f"{html}<head><title>{name}</title>{head}</head><body>"
+            f'<a href="/f/{name}/child"{rel}>child</a></body></html>{tail}')
     headers: dict[str, str | list[str]] = {"Content-Type": form.content_type}
     if form.headers:
         headers["X-Robots-Tag"] = form.headers
@@ -165,10 +170,11 @@ def test_stats_count_each_decision_by_directive(forms_crawl):
     assert result.stat("robots_policy/requests_dropped") == len(not_followed)
     assert result.stat("robots_policy/responses/noindex") == len(not_indexable)
     assert result.stat("robots_policy/responses/nofollow") == len(not_followed)
-    assert result.stat("robots_policy/items_dropped/unavailable_after") == 2
+    expired = [n for n in not_indexable if "unavailable" in n]
+    assert result.stat("robots_policy/items_dropped/unavailable_after") == len(expired) == 3
     assert result.stat("robots_policy/items_dropped/none") == 2
     assert result.stat("robots_policy/requests_dropped/none") == 2
-    assert result.stat("robots_policy/items_dropped/noindex") == len(not_indexable) - 4
+    assert result.stat("robots_policy/items_dropped/noindex") == len(not_indexable) - 5
     assert result.stat("robots_policy/response_count") == 1 + 2 * len(FORMS) - len(not_followed)
 
 

@@ -7,14 +7,19 @@ The tables hold every example of SPEC.md section 6 and of the meta-tag seeds
 from __future__ import annotations
 
 import time
+import tracemalloc
 from datetime import datetime, timedelta, timezone
+from html import escape
+from unittest.mock import patch
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from parsel import Selector
 from scrapy.http import HtmlResponse, Response, TextResponse, XmlResponse
 
 from scrapy_robots_policy import RobotsDirectives
+from scrapy_robots_policy import directives as directives_module
 from scrapy_robots_policy.directives import HEADER, META, snippet_text
 from scrapy_robots_policy.robotstxt import product_token
 
@@ -190,6 +195,16 @@ def test_invalid_utf8_header_still_parses_the_rest():
     ("2020-09-21T10:30:00.5+02:00", datetime(2020, 9, 21, 8, 30, 0, 500000, tzinfo=UTC)),
     ("2020-09-21T10:30:00-0500", datetime(2020, 9, 21, 15, 30, tzinfo=UTC)),
     ("2020-09-21T10:30:00.123456789Z", datetime(2020, 9, 21, 10, 30, 0, 123456, tzinfo=UTC)),
+    # ISO 8601 basic format (no separators), with and without seconds, fraction and zone
+    ("20200921T150000Z", datetime(2020, 9, 21, 15, 0, tzinfo=UTC)),
+    ("20200921t150000z", datetime(2020, 9, 21, 15, 0, tzinfo=UTC)),
+    ("20200921T150000", datetime(2020, 9, 21, 15, 0, tzinfo=UTC)),  # no zone: UTC
+    ("20200921T1500Z", datetime(2020, 9, 21, 15, 0, tzinfo=UTC)),
+    ("20200921T1500", datetime(2020, 9, 21, 15, 0, tzinfo=UTC)),
+    ("20200921", datetime(2020, 9, 21, tzinfo=UTC)),
+    ("20200921T150000+0200", datetime(2020, 9, 21, 13, 0, tzinfo=UTC)),
+    ("20200921T150000-05", datetime(2020, 9, 21, 20, 0, tzinfo=UTC)),
+    ("20200921T150000.25Z", datetime(2020, 9, 21, 15, 0, 0, 250000, tzinfo=UTC)),
 ])
 def test_unavailable_after_date_formats(text, expected):
     for directives in (R.from_x_robots_tag([f"unavailable_after: {text}"], "mybot"),
@@ -201,6 +216,9 @@ def test_unavailable_after_date_formats(text, expected):
 @pytest.mark.parametrize("text", [
     "tomorrow", "2020-13-01", "2020-02-30", "31 Feb 2010 10:00:00 GMT", "25 Foo 2010 10:00",
     "9999999999", "", "2020-09-21T25:00:00Z", "x" * 4_000,  # within the 4 KiB read
+    # ISO 8601 basic format: an impossible date, time or zone, or basic and extended mixed
+    "20201321T150000Z", "20200921T250000Z", "20200921T150000+2500", "20200921150000",
+    "20200921T15", "20200921T15:00:00Z", "2020-09-21T150000Z", "2020921T150000Z",
 ])
 def test_unparseable_dates_are_ignored_and_reported(text):
     directives = R.from_x_robots_tag([f"unavailable_after: {text}, noarchive"], "mybot")
@@ -261,6 +279,11 @@ def test_headers_and_meta_tags_combine_in_a_response():
     ("<meta content='nofollow' name='ROBOTS'>", R(nofollow=True)),
     ('<meta name=" robots " content="noindex">', R(noindex=True)),
     ('<META NAME="MyBot" CONTENT="NOINDEX">', R(noindex=True)),
+    # after </html>: browsers put it in the body; libxml2 2.14 in a second root element
+    ('<html><head><title>t</title></head><body><p>x</p></body></html>'
+     '<meta name="robots" content="noindex">', R(noindex=True)),
+    ("<!-- c --><html><body></body></html>\n<!-- c --><meta name=robots content=nofollow>"
+     "<p>more</p><meta name=mybot content=noindex>", R(noindex=True, nofollow=True)),
     # what is not a meta tag does not count
     ("<!-- <meta name=robots content=noindex> -->", R()),
     ("<script>document.write('<meta name=robots content=noindex>')</script>", R()),
@@ -319,6 +342,11 @@ def test_only_html_responses_get_meta_parsing():
 def test_html_bytes_with_declared_encoding():
     html = '<meta charset="latin-1"><meta name="robots" content="noindex">é'.encode("latin-1")
     assert R.from_html(html, "mybot") == R(noindex=True)
+
+
+def test_a_meta_tag_after_the_end_of_the_document_counts_in_a_response():
+    body = b"<html><head></head><body><p>x</p></body></html><meta name=robots content=noindex>"
+    assert R.from_response(HtmlResponse("http://e.com/", body=body), "mybot") == R(noindex=True)
 
 
 def test_the_response_is_parsed_once_and_shared_with_the_spider():
@@ -567,6 +595,98 @@ def test_values_and_meta_tags_past_the_bound_are_not_read():
     # other meta tags do not count toward the bound
     page = meta(*[("description", "x")] * 100, ("robots", "noindex"))
     assert R.from_html(page, "mybot") == R(noindex=True)
+
+
+def python_memory_peak(function):
+    """Bytes of Python memory allocated at the peak while ``function`` runs, and its result."""
+    tracemalloc.start()
+    try:
+        start = tracemalloc.get_traced_memory()[0]
+        result = function()
+        return tracemalloc.get_traced_memory()[1] - start, result
+    finally:
+        tracemalloc.stop()
+
+
+def parsed_response(body: bytes) -> HtmlResponse:
+    """A response whose selector the spider already built, as the middleware sees it."""
+    response = HtmlResponse("http://example.com/", body=body,
+                            headers={"Content-Type": "text/html; charset=utf-8"})
+    response.selector.root  # noqa: B018
+    return response
+
+
+def test_a_page_of_100_000_robots_meta_tags_costs_what_32_of_them_do():
+    body = (b"<html><head>" + b'<meta name="robots" content="noarchive">' * 100_000
+            + b'<meta name="robots" content="noindex"></head><body>x</body></html>')
+    response = parsed_response(body)
+    peak, directives = python_memory_peak(lambda: R.from_response(response, "mybot"))
+    assert directives == R(noarchive=True)  # the bound: only the first 32 are read
+    assert directives.cut == ("robots meta tags after the first 32 not read",)
+    assert peak < 1_000_000  # not a (name, content) pair for each of them: that was 18 MB
+
+
+def test_a_10_mb_meta_content_is_read_in_part_not_copied_whole():
+    content = b"noindex, " + b"x" * 10_000_000
+    body = (b'<html><head><meta name="description" content="' + content + b'">'
+            b'<meta name="robots" content="' + content + b'"></head><body>x</body></html>')
+    response = parsed_response(body)
+    peak, directives = python_memory_peak(lambda: R.from_response(response, "mybot"))
+    assert directives == R(noindex=True)
+    assert directives.cut == ("a robots meta content longer than 4096 characters: the rest "
+                              "not read",)
+    assert peak < 1_000_000  # the description is not read, the robots content in part
+
+
+@settings(max_examples=150, deadline=None)
+@given(head=st.text(max_size=40), fill=st.sampled_from(["a", ",", " ", "é", "€", "😀", "&amp;"]),
+       length=st.integers(4080, 4110), tail=st.text(max_size=40))
+def test_meta_contents_read_whole_or_cut_by_libxml2_agree(head, fill, length, tail):
+    # from_html knows the document is small and reads contents whole; from_selector does
+    # not know, and has libxml2 cut them, as for a page over 1 MiB
+    content = escape(head + fill * length + tail, quote=True)
+    html = f'<html><head><meta name="robots" content="{content}"></head></html>'
+    whole = R.from_html(html, "mybot")
+    cut = R.from_selector(Selector(text=html, type="html"), "mybot")
+    assert (whole, whole.sources, whole.problems, whole.cut) == (
+        cut, cut.sources, cut.problems, cut.cut)
+
+
+def test_what_one_response_costs_while_it_is_read_is_bounded_too():
+    # 32 values of 1,360 one-letter items each: kept until the fold, they were 43,000
+    # live (directive, effect) pairs, 12 MB, for the 64 that are kept
+    values = ["noarchive, " + "a, " * 1360] * 32
+    peak, directives = python_memory_peak(lambda: R.from_x_robots_tag(values, "mybot"))
+    assert directives == R(noarchive=True)
+    assert len(directives.sources) == 64
+    assert peak < 1_000_000
+
+
+FOLDED_ITEMS = [
+    "noindex", "nofollow", "none", "all", "noarchive", "a", "max-snippet: x",
+    "max-snippet: 0", "max-snippet: 5", "max-snippet: 20", "max-snippet: -1",
+    "max-image-preview: none", "max-image-preview: standard", "max-image-preview: large",
+    "max-video-preview: 3", "unavailable_after: 2020-01-01", "unavailable_after: 2019-01-01",
+]
+
+
+MILD_ITEMS = ["a", "all", "noarchive", "max-snippet: x", "max-snippet: 20", "max-snippet: -1",
+              "max-image-preview: large", "unavailable_after: 2020-01-01"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(head=st.lists(st.sampled_from(MILD_ITEMS), min_size=40, max_size=100),
+       tail=st.lists(st.sampled_from(FOLDED_ITEMS), max_size=60))
+def test_sources_are_those_a_fold_of_every_directive_keeps(head, tail):
+    # the directives dropped as they are read are those the fold would not keep; the
+    # stricter ones mostly come late, past the 64 kept in any case
+    value = ", ".join(head + tail)
+    directives = R.from_x_robots_tag([value], "mybot")
+    with patch.object(directives_module, "_MAX_SOURCES", 10**9):
+        every = R.from_x_robots_tag([value], "mybot").sources
+    values = {name: getattr(directives, name) for name in directives_module._VALUE_FIELDS}
+    assert directives.sources == directives_module._kept_sources(
+        [(d, directives_module._effect(d.name, d.value)) for d in every], values)
 
 
 def test_response_with_huge_and_many_headers():

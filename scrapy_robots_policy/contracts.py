@@ -13,35 +13,23 @@ contract argument is a FAIL saying what was expected.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from scrapy.contracts import Contract
 from scrapy.exceptions import ContractFail
 
 from scrapy_robots_policy.directives import RobotsDirectives, header_values_for_others
+from scrapy_robots_policy.expectations import KNOWN, describe, parse_tokens, unmet
 from scrapy_robots_policy.robotstxt import product_token
 from scrapy_robots_policy.settings import RobotsPolicySettings
+from scrapy_robots_policy.spider import META_KEY
 from scrapy_robots_policy.useragent import UserAgentChoice
 from scrapy_robots_policy.verdict import CHECK_ONLY_META, VERDICT_META
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import Response
-
-#: Where RobotsPolicySpiderMiddleware leaves a response's directives (spider.py).
-DIRECTIVES_META = "robots_directives"
-
-#: ``@meta_robots`` tokens that are a boolean attribute of RobotsDirectives.
-FLAGS = ("noindex", "nofollow", "noarchive", "nosnippet", "notranslate", "noimageindex",
-         "indexifembedded")
-#: Tokens that take a value (``max-snippet:20``); the value must be the effective one.
-VALUED = {"max-snippet": "max_snippet", "max-video-preview": "max_video_preview",
-          "max-image-preview": "max_image_preview", "unavailable_after": "unavailable_after"}
-#: Tokens asserting an absence: ``index`` (indexable), ``follow``, ``all`` (nothing at all).
-ABSENCES = ("index", "follow", "all")
-KNOWN = (*FLAGS, "none", *VALUED, *ABSENCES)
 
 
 class _RobotsContract(Contract):
@@ -136,7 +124,7 @@ class MetaRobotsContract(_RobotsContract):
         if not tokens:
             raise self._fail(f"name at least one directive: {', '.join(KNOWN)}")
         user_agent = self._user_agent(response)
-        directives = response.meta.get(DIRECTIVES_META)
+        directives = response.meta.get(META_KEY)
         if not isinstance(directives, RobotsDirectives):
             directives = RobotsDirectives.from_response(response, user_agent)
         missing = [why for token in tokens if (why := unmet(token, directives)) is not None]
@@ -144,69 +132,6 @@ class MetaRobotsContract(_RobotsContract):
             raise self._fail(
                 f"{'; '.join(missing)}. Found for {product_token(user_agent) or 'robots'!r} "
                 f"on {response.url}: {describe(directives)}{_ignored(response, user_agent)}")
-
-
-def parse_tokens(args: Iterable[Any]) -> list[str]:
-    """Contract arguments as tokens: ``noindex, max-snippet: 20`` -> noindex, max-snippet:20.
-
-    >>> parse_tokens(["noindex,", "max-snippet:", "20"])
-    ['noindex', 'max-snippet:20']
-    """
-    pieces = [p for p in re.split(r"[\s,]+", " ".join(str(a) for a in args)) if p]
-    tokens: list[str] = []
-    for piece in pieces:
-        if tokens and tokens[-1].endswith(":"):
-            tokens[-1] += piece
-        else:
-            tokens.append(piece)
-    return tokens
-
-
-def unmet(token: str, directives: RobotsDirectives) -> str | None:
-    """Why ``token`` does not hold for ``directives``; ``None`` when it holds."""
-    name, _, value = token.partition(":")
-    name = name.strip().lower()
-    d = directives
-    if name == "index":
-        why = d.why_not_indexable()
-        return None if d.indexable() else f"not indexable: {why or 'noindex'}"
-    if name == "follow":
-        return None if not d.nofollow else f"not followable: {d.decided_by('nofollow')}"
-    if name == "all":
-        return None if not d.tokens else "restricted: " + ", ".join(sorted(d.tokens))
-    if name == "none":
-        lacking = [flag for flag in ("noindex", "nofollow") if not getattr(d, flag)]
-        return None if not lacking else f"none: no {' and no '.join(lacking)}"
-    if name in FLAGS:
-        return None if getattr(d, name) else f"no {name}"
-    if name in VALUED:
-        return _unmet_value(name, value.strip(), d)
-    if any(other.name == name for other in d.others):
-        return None
-    return f"no {name} (not a directive this package knows either: {', '.join(KNOWN)})"
-
-
-def _unmet_value(name: str, value: str, directives: RobotsDirectives) -> str | None:
-    attribute = VALUED[name]
-    actual = getattr(directives, attribute)
-    if not value:  # "unavailable_after" alone: present, whatever its date
-        return None if actual is not None else f"no {name}"
-    # The expected value is parsed like a header value, so it means what a site's would.
-    expected = getattr(RobotsDirectives.from_x_robots_tag(f"{name}: {value}", "robots"),
-                       attribute)
-    if expected is None:
-        return f"{name}:{value} is not a valid value for {name}"
-    if actual == expected:
-        return None
-    found = directives.decided_by(attribute)
-    return f"{name} is {found or 'not set'}, not {value}"
-
-
-def describe(directives: RobotsDirectives) -> str:
-    """Every directive that applies, with where it came from; or that none does."""
-    if not directives.sources:
-        return "no directive (no X-Robots-Tag header or robots meta tag applies)"
-    return ", ".join(str(directive) for directive in directives.sources)
 
 
 def _ignored(response: Response, user_agent: str) -> str:

@@ -17,8 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from scrapy_robots_policy.contracts import parse_tokens, unmet
-from scrapy_robots_policy.directives import RobotsDirectives
 from tests.support import LocalServer, Reply
 
 REPO = Path(__file__).resolve().parents[1]
@@ -359,34 +357,6 @@ def test_meta_robots_reads_the_crawlers_whole_name(tmp_path: Path) -> None:
         output = scrapy_check(project).stderr
     assert outcomes(output) == {"parse_mine (@meta_robots pre-hook)": "ok",
                                 "parse_others (@meta_robots pre-hook)": "ok"}, output
-
-
-@pytest.mark.parametrize(("tokens", "holds"), [
-    (["noindex"], True),
-    (["none"], True),
-    (["index"], False),
-    (["follow"], False),
-    (["max-snippet:", "20"], True),
-    (["max-snippet:10"], False),
-    (["unavailable_after"], False),
-    (["noai"], True),
-    (["noarchive"], False),
-])
-def test_tokens_against_directives(tokens: list[str], holds: bool) -> None:
-    directives = RobotsDirectives.from_x_robots_tag(
-        ["none, max-snippet: 20", "noai", "otherbot: noarchive"], "MyBot")
-    why = [unmet(token, directives) for token in parse_tokens(tokens)]
-    assert (why == [None]) is holds, why
-
-
-def test_index_token_fails_once_unavailable_after_has_passed() -> None:
-    directives = RobotsDirectives.from_x_robots_tag("unavailable_after: 2001-01-01", "MyBot")
-    assert unmet("index", directives) == (
-        "not indexable: unavailable_after: 2001-01-01 (from "
-        "X-Robots-Tag: unavailable_after: 2001-01-01)")
-    assert unmet("unavailable_after", directives) is None
-    assert unmet("max-snippet:x", directives) == "max-snippet:x is not a valid value for " \
-                                                 "max-snippet"
 
 
 def test_addon_registers_the_contracts_before_any_crawler() -> None:

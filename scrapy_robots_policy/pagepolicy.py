@@ -1,0 +1,136 @@
+"""Which objects a page's callback yields are dropped, and why: the page-level policy.
+
+Items of a page that may not be indexed (noindex, none, a past unavailable_after) are
+dropped; requests of a page whose links may not be followed are not, either all of them
+or, with ``ROBOTS_POLICY_NOFOLLOW_LINKS_ONLY``, those that are links on the page; with
+``ROBOTS_POLICY_OBEY_REL_NOFOLLOW``, neither are links only ever marked rel="nofollow".
+Scrapy's middleware API is none of this module's business (``spider.py`` is): it reads
+a response's links, and answers with a :class:`Reason` for its stats and logs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from w3lib.url import canonicalize_url
+
+if TYPE_CHECKING:
+    from scrapy.http import Response
+
+    from scrapy_robots_policy.directives import Directive, RobotsDirectives
+    from scrapy_robots_policy.settings import RobotsPolicySettings
+
+_LINKS_HTML = "//a[@href] | //area[@href]"
+_LINKS_XML = "//*[local-name()='a' or local-name()='area'][@href]"
+
+
+@dataclass(frozen=True)
+class Reason:
+    """A decision's stat suffix (the directive's name) and its log text (with provenance)."""
+
+    name: str
+    text: str
+
+    @classmethod
+    def of(cls, directive: Directive | None, fallback: str) -> Reason:
+        return cls(directive.name, str(directive)) if directive else cls(fallback, fallback)
+
+
+REL_NOFOLLOW = Reason("rel_nofollow", 'a link marked rel="nofollow"')
+
+
+@dataclass(frozen=True)
+class PageLinks:
+    """A page's ``<a href>``/``<area href>`` links, as canonical URLs."""
+
+    urls: frozenset[str]
+    rel_nofollow: frozenset[str]  # URLs only ever linked with rel="nofollow"
+    readable: bool  # False when a document's links could not be read (none are known)
+
+    @classmethod
+    def read(cls, response: Response) -> PageLinks:
+        """The links of a Scrapy response, from its own (usually already built) selector.
+
+        A response that is not text has no links, and that is no error.
+        """
+        try:
+            selector = response.selector  # type: ignore[attr-defined]
+            nodes = selector.xpath(_LINKS_HTML if selector.type == "html" else _LINKS_XML)
+        except Exception:
+            return cls(frozenset(), frozenset(), readable=not hasattr(response, "text"))
+        urls: set[str] = set()
+        followed: set[str] = set()
+        nofollowed: set[str] = set()
+        for node in nodes:
+            attrib = node.attrib
+            try:
+                url = _canonical(response.urljoin(attrib.get("href", "").strip()))
+            except Exception:  # hrefs such as "http://[" cannot be joined: not a link to follow
+                continue
+            urls.add(url)
+            if "nofollow" in attrib.get("rel", "").lower().split():
+                nofollowed.add(url)
+            else:
+                followed.add(url)
+        return cls(frozenset(urls), frozenset(nofollowed - followed), readable=True)
+
+
+@dataclass
+class Page:
+    """What one response decided, computed once however many objects its callback yields."""
+
+    directives: RobotsDirectives
+    noindex: Reason | None  # why the page may not be indexed, if so
+    nofollow: Reason | None  # why its links may not be followed, if so
+    obey: bool  # False when the request opted out (dont_obey_robotstxt)
+    filters: bool  # whether any object it yields could be dropped
+    links: PageLinks | None = None  # read on demand: most pages never need them
+
+    def read_links(self, response: Response) -> PageLinks:
+        if self.links is None:
+            self.links = PageLinks.read(response)
+        return self.links
+
+
+class PagePolicy:
+    """The page-level settings applied to a page's directives and to what its callback yields."""
+
+    def __init__(self, settings: RobotsPolicySettings) -> None:
+        self.drop_noindex = settings.drop_noindex
+        self.obey_nofollow = settings.obey_nofollow
+        self.links_only = settings.nofollow_links_only
+        self.obey_rel_nofollow = settings.obey_rel_nofollow
+
+    def judge(self, directives: RobotsDirectives, *, obey: bool = True) -> Page:
+        noindex = nofollow = None
+        if not directives.indexable():
+            noindex = Reason.of(directives.why_not_indexable(), "noindex")
+        if directives.nofollow:
+            nofollow = Reason.of(directives.decided_by("nofollow"), "nofollow")
+        filters = obey and (noindex is not None or nofollow is not None
+                            or self.obey_rel_nofollow)
+        return Page(directives, noindex, nofollow, obey, filters)
+
+    def dropped_item(self, page: Page) -> Reason | None:
+        """Why an item of ``page`` is dropped; ``None`` when it is kept."""
+        return page.noindex if page.obey and self.drop_noindex else None
+
+    def dropped_request(self, page: Page, response: Response, url: str) -> Reason | None:
+        """Why a request for ``url`` yielded by ``response``'s callback is not followed."""
+        if not page.obey:
+            return None
+        if self.obey_nofollow and page.nofollow is not None and (
+                not self.links_only or _canonical(url) in page.read_links(response).urls):
+            return page.nofollow
+        if self.obey_rel_nofollow and _canonical(url) in page.read_links(response).rel_nofollow:
+            return REL_NOFOLLOW
+        return None
+
+
+def _canonical(url: str) -> str:
+    """``url`` as links and requests are compared: canonicalised, else as written."""
+    try:
+        return canonicalize_url(url)
+    except Exception:  # odd URLs are compared as written
+        return url

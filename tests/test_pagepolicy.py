@@ -1,0 +1,69 @@
+"""PagePolicy without a middleware: which objects of a page are dropped, and why."""
+
+from __future__ import annotations
+
+import pytest
+from scrapy.http import HtmlResponse, Response
+
+from scrapy_robots_policy import RobotsDirectives
+from scrapy_robots_policy.pagepolicy import REL_NOFOLLOW, PageLinks, PagePolicy, Reason
+from scrapy_robots_policy.settings import RobotsPolicySettings
+
+LINKS = ('<a href="/a">a</a> <a href="/b" rel="nofollow">b</a> '
+         '<a href="/c" rel="Nofollow">c</a> <a href="/c">c again</a> <a href="http://[">x</a>')
+
+
+def policy(**settings: bool) -> PagePolicy:
+    return PagePolicy(RobotsPolicySettings(**settings))
+
+
+def html(body: str) -> HtmlResponse:
+    return HtmlResponse("http://e.com/p", body=body.encode())
+
+
+def test_reasons_name_the_directive_and_where_it_came_from() -> None:
+    page = policy().judge(RobotsDirectives.from_x_robots_tag("none", "bot"))
+    assert page.noindex == page.nofollow == Reason("none", "none (from X-Robots-Tag: none)")
+    assert policy().dropped_item(page) == page.noindex
+    assert policy(drop_noindex=False).dropped_item(page) is None
+
+
+def test_an_opted_out_page_drops_nothing() -> None:
+    page = policy().judge(RobotsDirectives.from_x_robots_tag("none", "bot"), obey=False)
+    assert not page.filters
+    assert policy().dropped_item(page) is None
+    assert policy().dropped_request(page, html(LINKS), "http://e.com/a") is None
+
+
+@pytest.mark.parametrize(("url", "dropped"), [("http://e.com/a", True), ("http://e.com/z", False)])
+def test_links_only_drops_only_the_pages_links(url: str, dropped: bool) -> None:
+    page = policy().judge(RobotsDirectives(nofollow=True))
+    mine = policy(nofollow_links_only=True)
+    assert (mine.dropped_request(page, html(LINKS), url) is not None) is dropped
+    assert policy().dropped_request(page, html(LINKS), url) is not None
+
+
+def test_rel_nofollow_drops_links_only_ever_marked_so() -> None:
+    mine = policy(obey_rel_nofollow=True)
+    page = mine.judge(RobotsDirectives())
+    assert page.filters
+    response = html(LINKS)
+    assert mine.dropped_request(page, response, "http://e.com/b") == REL_NOFOLLOW
+    assert mine.dropped_request(page, response, "http://e.com/c") is None  # also followed
+    assert policy().judge(RobotsDirectives()).filters is False
+
+
+def test_links_are_canonical_and_unjoinable_ones_skipped() -> None:
+    links = PageLinks.read(html(LINKS))
+    assert links == PageLinks(frozenset({"http://e.com/a", "http://e.com/b", "http://e.com/c"}),
+                              frozenset({"http://e.com/b"}), readable=True)
+
+
+def test_unreadable_links() -> None:
+    class Broken(HtmlResponse):
+        @property
+        def selector(self):
+            raise ValueError("cannot parse")
+
+    assert not PageLinks.read(Broken("http://e.com/", body=b"x")).readable
+    assert PageLinks.read(Response("http://e.com/", body=b"x")).readable  # not text: no links

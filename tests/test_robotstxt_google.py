@@ -87,7 +87,9 @@ def one_name_per_line(body: bytes) -> bytes:
         lines += [b"user-agent: " + name for name in more if name != b"*"]
         return b"\n".join(lines)
 
-    return _AGENT_LINE.sub(split, body)
+    # A first line behind a byte order mark is a line too (both parsers skip the mark).
+    bom = b"\xef\xbb\xbf" if body.startswith(b"\xef\xbb\xbf") else b""
+    return bom + _AGENT_LINE.sub(split, body[len(bom):])
 
 
 def within_limit(body: bytes) -> bytes:

@@ -19,8 +19,10 @@ from parsel import Selector
 from scrapy.http import HtmlResponse, Response, TextResponse, XmlResponse
 
 from scrapy_robots_policy import RobotsDirectives
-from scrapy_robots_policy import directives as directives_module
 from scrapy_robots_policy.directives import HEADER, META, snippet_text
+from scrapy_robots_policy.directives import fold as fold_module
+from scrapy_robots_policy.directives.per_agent import _VALUE_FIELDS
+from scrapy_robots_policy.directives.values import _effect
 from scrapy_robots_policy.robotstxt import product_token
 
 UTC = timezone.utc
@@ -682,11 +684,11 @@ def test_sources_are_those_a_fold_of_every_directive_keeps(head, tail):
     # stricter ones mostly come late, past the 64 kept in any case
     value = ", ".join(head + tail)
     directives = R.from_x_robots_tag([value], "mybot")
-    with patch.object(directives_module, "_MAX_SOURCES", 10**9):
+    with patch.object(fold_module, "_MAX_SOURCES", 10**9):  # where the fold reads it
         every = R.from_x_robots_tag([value], "mybot").sources
-    values = {name: getattr(directives, name) for name in directives_module._VALUE_FIELDS}
-    assert directives.sources == directives_module._kept_sources(
-        [(d, directives_module._effect(d.name, d.value)) for d in every], values)
+    values = {name: getattr(directives, name) for name in _VALUE_FIELDS}
+    assert directives.sources == fold_module._kept_sources(
+        [(d, _effect(d.name, d.value)) for d in every], values)
 
 
 def test_response_with_huge_and_many_headers():

@@ -1,0 +1,146 @@
+"""Robots meta tags read from real HTML and XHTML, and whom their names address."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+from scrapy.http import HtmlResponse, Response, TextResponse, XmlResponse
+
+from scrapy_robots_policy import RobotsDirectives
+from scrapy_robots_policy.robotstxt import product_token
+from tests.directives_pages import meta
+
+UTC = timezone.utc
+R = RobotsDirectives
+
+
+@pytest.mark.parametrize(("html", "expected"), [
+    # anywhere in the document, any attribute quoting and order
+    ("<html><body><p>x</p><meta name=robots content=noindex></body></html>", R(noindex=True)),
+    ("<meta content='nofollow' name='ROBOTS'>", R(nofollow=True)),
+    ('<meta name=" robots " content="noindex">', R(noindex=True)),
+    ('<META NAME="MyBot" CONTENT="NOINDEX">', R(noindex=True)),
+    # after </html>: browsers put it in the body; libxml2 2.14 in a second root element
+    ('<html><head><title>t</title></head><body><p>x</p></body></html>'
+     '<meta name="robots" content="noindex">', R(noindex=True)),
+    ("<!-- c --><html><body></body></html>\n<!-- c --><meta name=robots content=nofollow>"
+     "<p>more</p><meta name=mybot content=noindex>", R(noindex=True, nofollow=True)),
+    # what is not a meta tag does not count
+    ("<!-- <meta name=robots content=noindex> -->", R()),
+    ("<script>document.write('<meta name=robots content=noindex>')</script>", R()),
+    ("<textarea><meta name=robots content=noindex></textarea>", R()),
+    ('<meta name="description" content="x &gt; &lt;meta name=robots content=noindex&gt;">',
+     R()),
+    ('<meta name="description" content="<meta name=robots content=noindex>">', R()),
+    ('<meta property="robots" content="noindex">', R()),
+    ('<meta name="otherbot" content="noindex">', R()),
+    ('<meta name="mybot-news" content="noindex">', R()),
+    ('<meta name="robots">', R()),
+    # broken and unusual documents
+    ('<html><head><meta name="robots" content="noindex"', R()),
+    ('<head><meta name="robots" content="noindex"><body><div><p>unclosed', R(noindex=True)),
+    ('<meta name="robots" content="noindex"><meta name="robots" content="nofollow">',
+     R(noindex=True, nofollow=True)),
+    ("", R()),
+    ("   ", R()),
+])
+def test_meta_tags_are_read_by_a_real_parser(html, expected):
+    assert R.from_html(html, "MyBot/1.0") == expected
+
+
+XHTML = (b'<?xml version="1.0" encoding="UTF-8"?>\n'
+         b'<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" '
+         b'"http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd">\n'
+         b'<html xmlns="http://www.w3.org/1999/xhtml"><head>'
+         b'<meta name="robots" content="noindex" /><meta name="MyBot" content="nofollow" />'
+         b"</head><body><p>x</p></body></html>")
+
+
+def test_xhtml_pages_in_both_parsers():
+    expected = R(noindex=True, nofollow=True)
+    assert R.from_html(XHTML, "mybot") == expected
+    html = HtmlResponse("http://example.com/", body=XHTML,
+                        headers={"Content-Type": "application/xhtml+xml"})
+    assert R.from_response(html, "mybot") == expected
+    # parsed as XML the elements are namespaced: still found
+    xml = XmlResponse("http://example.com/", body=XHTML,
+                      headers={"Content-Type": "application/xhtml+xml"})
+    assert R.from_response(xml, "mybot") == expected
+
+
+def test_only_html_responses_get_meta_parsing():
+    body = meta(("robots", "noindex")).encode()
+    headers = {"X-Robots-Tag": "nofollow"}
+    assert R.from_response(HtmlResponse("http://e.com/", body=body, headers=headers),
+                           "mybot") == R(noindex=True, nofollow=True)
+    for cls, content_type in [(TextResponse, "text/plain"), (XmlResponse, "application/xml"),
+                              (Response, "application/pdf")]:
+        response = cls("http://e.com/x", body=body,
+                       headers={**headers, "Content-Type": content_type})
+        assert R.from_response(response, "mybot") == R(nofollow=True), cls
+
+
+def test_html_bytes_with_declared_encoding():
+    html = '<meta charset="latin-1"><meta name="robots" content="noindex">é'.encode("latin-1")
+    assert R.from_html(html, "mybot") == R(noindex=True)
+
+
+def test_a_meta_tag_after_the_end_of_the_document_counts_in_a_response():
+    body = b"<html><head></head><body><p>x</p></body></html><meta name=robots content=noindex>"
+    assert R.from_response(HtmlResponse("http://e.com/", body=body), "mybot") == R(noindex=True)
+
+
+def test_the_response_is_parsed_once_and_shared_with_the_spider():
+    response = HtmlResponse("http://e.com/", body=meta(("robots", "noindex")).encode())
+    selector = response.selector
+    assert R.from_response(response, "mybot").noindex
+    assert response.selector is selector
+
+
+def test_the_user_agent_is_reduced_to_its_product_token():
+    html = meta(("mybot", "noindex"))
+    for agent in ("mybot", "MyBot", "MyBot/1.2", "MyBot/1.2 (+http://example.com/bot)",
+                  "  mybot"):
+        assert R.from_html(html, agent).noindex, agent
+    # a browser-style User-Agent names the crawler after "compatible;"
+    assert R.from_html(html, "Mozilla/5.0 (compatible; MyBot/1.0; +https://x)").noindex
+    assert not R.from_html(html, "Mozilla/5.0 (X11; Linux x86_64) Firefox/120.0").noindex
+    assert product_token("Scrapy/2.13 (+https://scrapy.org)") == "scrapy"
+    assert product_token("") == ""
+    assert product_token("123") == "123"
+
+
+@pytest.mark.parametrize(("agent", "name", "applies"), [
+    # the crawler's whole name, digits and dots included, case-insensitively
+    ("MJ12bot/1.0", "mj12bot", True),
+    ("MJ12bot/1.0", "MJ12BOT", True),
+    ("MJ12bot/1.0", "mj", False),
+    ("MJ12bot/1.0", "mj99bot", False),
+    ("MJ12bot/1.0", "mj12botx", False),
+    ("archive.org_bot", "archive.org_bot", True),
+    ("archive.org_bot", "archive", False),
+    ("mj", "mj12bot", False),
+    ("Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/)", "mj12bot", True),
+])
+def test_names_are_compared_whole_in_meta_tags_and_headers(agent, name, applies):
+    assert R.from_html(meta((name, "noindex")), agent).noindex is applies
+    assert R.from_x_robots_tag([f"{name}: noindex"], agent).noindex is applies
+    assert R.from_x_robots_tag([f"noarchive, {name}: noindex"], agent).noindex is applies
+
+
+def test_valued_directives_are_never_taken_for_agents():
+    agent = "archive.org_bot"
+    assert R.from_x_robots_tag(["max-snippet: 20, archive.org_bot: noindex"], agent) == R(
+        max_snippet=20, noindex=True)
+    expected = R(unavailable_after=datetime(2023, 7, 1, 15, 0, tzinfo=UTC), noarchive=True)
+    for value in ("unavailable_after: 2023-07-01T15:00:00Z, noarchive",
+                  "unavailable_after: 2023-07-01T17:00:00+02:00, noarchive",
+                  "archive.org_bot: unavailable_after: Sat, 01 Jul 2023 15:00:00 GMT, noarchive"):
+        assert R.from_x_robots_tag([value], agent) == expected, value
+
+
+def test_an_agent_without_product_token_only_sees_robots():
+    html = '<meta name="" content="noindex"><meta name="robots" content="nofollow">'
+    assert R.from_html(html, "") == R(nofollow=True)
+    assert R.from_x_robots_tag([": noindex", "nofollow"], "") == R(nofollow=True)

@@ -32,11 +32,22 @@ import math
 import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import chain
 
+from .lines import BLANKS, MAX_BYTES, MAX_LINE
+from .lines import GROUP_LINE as _GROUP_LINES
+from .lines import RULE_LINE as _RULE_LINE
+from .lines import SITEMAP_LINE as _SITEMAP_LINE
+from .lines import USER_AGENT_LINE as _UA_LINE
+from .lines import lowered as _lowered
+from .lines import prepare as _prepare
+from .lines import scan as _scan
+from .lines import utf8 as _utf8
+
 __all__ = [
+    "MAX_BYTES",
+    "MAX_LINE",
     "Decision",
     "Explanation",
     "RobotsTxt",
@@ -47,62 +58,7 @@ __all__ = [
     "product_token",
 ]
 
-#: RFC 9309 section 2.5: crawlers must parse at least the first 500 KiB; the rest is ignored.
-MAX_BYTES = 512_000
-#: Google-specific: its line buffer keeps 2083 * 8 - 1 bytes of a line and drops the rest.
-MAX_LINE = 2083 * 8 - 1
 
-_BOM = b"\xef\xbb\xbf"
-
-# Every regular expression works on bytes (Google works on raw octets; invalid UTF-8 can
-# never raise) after line breaks were normalised to b"\n". "Whitespace" is ASCII only,
-# as in absl::StripAsciiWhitespace. A key is everything before the first colon and is
-# recognised by its prefix, case-insensitively (Google: StartsWithIgnoreCase). Without a
-# colon, Google accepts whitespace as the separator when the line holds exactly two words.
-_COLON_OR_TWO_WORDS = (
-    rb"(?:[^:#\n]*:([^#\n]*)"
-    rb"|[^ \t:#\n]*[ \t]+([\v\f]*[^\s:#][^ \t:#\n]*)[ \t\v\f]*(?:#[^\n]*)?$)"
-)
-# User-agent lines and rule lines are searched in the lower-cased text with a "\n" put in
-# front (see ``_lowered``): every line then follows a "\n", a literal prefix the regular
-# expression engine skips to at C speed, and keys need no case-insensitive matching.
-# "user agent" (with a space) is only a user-agent key in the colon form: without a
-# colon, "user agent foo" has three words and "user agent" is the key "user".
-# Captures "*" for the global group (Google: "*" alone or followed by whitespace), else
-# Google's cut of the first name (ExtractUserAgent: the leading run of [a-zA-Z_-]) and,
-# when the value holds more names before any comment ("Agent2 Agent3"), the first
-# character of the second one (only the colon form can have several). The match runs to
-# the end of the line.
-_UA_LINE = re.compile(
-    rb"\n[ \t\v\f]*(?:(?:user-agent|useragent|user agent)[^:#\n]*:[ \t\v\f]*"
-    rb"|(?:user-agent|useragent)[^ \t:#\n]*[ \t]+[\v\f]*"
-    rb"(?=[^\s:#][^ \t:#\n]*[ \t\v\f]*(?:#|$)))"
-    rb"(?:(\*)(?![^ \t\v\f#\n])|([a-z_-]*)[^\s#]*(?:[ \t\v\f]+([^\s#]))?)[^\n]*",
-    re.ASCII | re.MULTILINE,
-)
-_RULE_KEYS = rb"(?:(allow)|di(?:sallow|ssallow|ssalow|salow|asllow|sallaw))"
-# A rule line, even with an empty value, ends the run of user-agent lines of a group.
-_RULE_LINE = re.compile(
-    rb"\n[ \t\v\f]*" + _RULE_KEYS + _COLON_OR_TWO_WORDS, re.ASCII | re.MULTILINE
-)
-# Every line of the groups that apply to an agent, one match each, in the text decoded as
-# Latin-1 (one character per octet, so rule values come out as str without a decode per
-# rule): rules, Crawl-delay (not a rule for Google, an "unknown" key that neither opens nor
-# closes a group), and anything else as an empty match. The value starts after the blanks
-# (in the two-word form it is the second word) and may end in some. The look-ahead at the
-# first letter lets other lines fail before the case-insensitive alternatives are tried.
-# Crawl-delay is also read as "crawldelay" and, with a colon only (as "user agent"),
-# "crawl delay": the site's intent is plain.
-_GROUP_LINES = re.compile(
-    r"^[ \t\v\f]*(?:(?=[aAdDcC])(?i:" + _RULE_KEYS.decode()
-    + r"|(crawl-?delay|crawl delay(?=[^:#\n]*:)))"
-    r"(?:[^:#\n]*:|[^ \t:#\n]*[ \t]+(?=[\v\f]*[^\s:#][^ \t:#\n]*[ \t\v\f]*(?:#|$)))"
-    r"[ \t\v\f]*([^#\n]*))?[^\n]*",
-    re.ASCII | re.MULTILINE,
-)
-_SITEMAP_LINE = re.compile(
-    rb"[ \t\v\f]*(?i:sitemap|site-map)" + _COLON_OR_TWO_WORDS, re.ASCII | re.MULTILINE
-)
 # A crawler's product token: its User-Agent up to the first "/", whitespace, ";", "(" or ")".
 _TOKEN = re.compile(r"[^/\s;()]*")
 # A browser-style User-Agent, "Mozilla/5.0 (compatible; MyBot/1.0; +https://x)", names the
@@ -119,7 +75,6 @@ _NAME_REST = re.compile(rb"[^\s/#]*")
 # Google's GetPathParamsQuery: an optional "//", a scheme if "://" comes before any of
 # "/?;", the authority up to the first of "/?;", then the path up to a fragment.
 _URL_PATH = re.compile(r"(?://)?(?:[^/?;#]*?://)?[^/?;#]*([^#]*)")
-_NUL_TO_EOL = re.compile(rb"\x00[^\n]*")
 _ESCAPES = re.compile(rb"%([0-9A-Fa-f]{2})?|[\x80-\xff]")
 _UNRESERVED = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 _MAX_CACHED_AGENTS = 64
@@ -807,83 +762,6 @@ _NO_RULES = _Matcher({})
 _DISALLOW_EVERYTHING = _Matcher({"/": (1, False, 0, _PLAIN, "", (), "/")})  # line 0: none
 
 
-# ---------------------------------------------------------------------------------------
-# Reading the file
-
-
-def _prepare(content: bytes | str) -> bytes:
-    """The octets Google's line reader would see, with every line break turned into "\\n"."""
-    if isinstance(content, str):
-        content = _utf8(content)
-    elif not isinstance(content, bytes):
-        content = bytes(content)
-    if len(content) > MAX_BYTES:
-        # Drop the partial last line too: half a rule ("Disallow: /" of "/private") would
-        # mean something its author never wrote.
-        content = content[:MAX_BYTES]
-        cut = max(content.rfind(b"\n"), content.rfind(b"\r"))
-        content = content[: cut + 1]
-    if content[:1] == b"\xef":
-        # Google skips a UTF-8 byte order mark, and also a partial one.
-        skip = 1
-        while skip < 3 and content[skip : skip + 1] == _BOM[skip : skip + 1]:
-            skip += 1
-        content = content[skip:]
-    if b"\r" in content:
-        content = content.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-    if b"\0" in content:
-        # Google's line reader works on C strings: a NUL ends the line's content.
-        content = _NUL_TO_EOL.sub(b"", content)
-    if len(content) > MAX_LINE:
-        pos = 0
-        size = len(content)
-        while size - pos > MAX_LINE:
-            newline = content.rfind(b"\n", pos, pos + MAX_LINE + 1)
-            if newline < 0:
-                content = b"\n".join(line[:MAX_LINE] for line in content.split(b"\n"))
-                break
-            pos = newline + 1
-    return content
-
-
-def _words_value(m: re.Match[bytes]) -> bytes:
-    """The stripped value of a line matched with _COLON_OR_TWO_WORDS (its last two groups)."""
-    value = m.group(m.re.groups - 1)
-    if value is None:
-        value = m.group(m.re.groups)
-    return value.strip()
-
-
-def _lowered(data: bytes) -> bytes:
-    """The text searched for keys: lower-cased, after a "\n" (offsets shift by one)."""
-    return b"\n" + data.lower()
-
-
-def _scan(data: bytes, needle: bytes, line_re: re.Pattern[bytes]) -> Iterator[re.Match[bytes]]:
-    """The lines matching ``line_re`` (at their start) that contain ``needle``.
-
-    ``bytes.find`` of a keyword the line must contain (in the lower-cased text) skips the
-    other lines at C speed; the regular expression runs only at candidate line starts.
-    """
-    lowered = data.lower()
-    found = lowered.find(needle)
-    while found >= 0:
-        m = line_re.match(data, data.rfind(b"\n", 0, found) + 1)
-        if m is not None:
-            yield m
-        line_end = data.find(b"\n", found)
-        if line_end < 0:
-            return
-        found = lowered.find(needle, line_end)
-
-
-def _utf8(text: str) -> bytes:
-    try:
-        return text.encode("utf-8", "surrogateescape")  # bytes decoded with surrogateescape
-    except UnicodeEncodeError:
-        return text.encode("utf-8", "surrogatepass")
-
-
 _HIGH_OCTET = re.compile(rb"[\x80-\xff]")
 
 
@@ -1056,7 +934,7 @@ class RobotsTxt:
         if self._sitemaps is None:
             found = []
             for m in _scan(self._data, b"site", _SITEMAP_LINE):
-                value = _words_value(m)
+                value = m.group(1).rstrip(BLANKS.encode())
                 if value:
                     found.append(_sitemap_url(value))
             self._sitemaps = tuple(found)
@@ -1183,9 +1061,7 @@ class RobotsTxt:
             # One tuple per line, so a rule's line number is its position in the list.
             lines = _GROUP_LINES.findall(text)
             for line, (allow_key, delay_key, value) in enumerate(lines, first_line):
-                # What bytes.strip() strips ("\r" and "\n" cannot occur); str.strip() would
-                # also take "\x85" and "\xa0".
-                value = value.rstrip(" \t\v\f")
+                value = value.rstrip(BLANKS)
                 if not value:
                     continue  # not a rule, or an empty one (Google: matches nothing)
                 if delay_key:

@@ -30,10 +30,7 @@ from __future__ import annotations
 
 import math
 import re
-from bisect import bisect_left, bisect_right
-from collections import Counter
 from dataclasses import dataclass
-from itertools import chain
 
 from .lines import BLANKS, MAX_BYTES, MAX_LINE
 from .lines import GROUP_LINE as _GROUP_LINES
@@ -44,14 +41,15 @@ from .lines import lowered as _lowered
 from .lines import prepare as _prepare
 from .lines import scan as _scan
 from .lines import utf8 as _utf8
-from .patterns import ENDS as _ENDS
-from .patterns import FIND as _FIND
-from .patterns import GLOB_ENDS as _GLOB_ENDS
+from .matcher import DISALLOW_EVERYTHING as _DISALLOW_EVERYTHING
+from .matcher import NO_RULES as _NO_RULES
+from .matcher import Decision, Rule
+from .matcher import Matcher as _Matcher
+from .matcher import as_decision as _as_decision
 from .patterns import PLAIN as _PLAIN
-from .patterns import compile_pattern as _compile
-from .patterns import normalize_path, normalize_pattern, pattern_matches
+from .patterns import Entry as _Entry
+from .patterns import compile_rule, normalize_path, normalize_pattern, pattern_matches
 from .patterns import split_url as _split_url
-from .patterns import tail_matches as _tail_matches
 
 __all__ = [
     "MAX_BYTES",
@@ -84,27 +82,6 @@ _MAX_CACHED_AGENTS = 64
 # The key of ``RobotsTxt._agents`` listing the groups with a user-agent line of several
 # names; no name's cut holds a space.
 _SEVERAL = b" "
-
-
-@dataclass(frozen=True, slots=True)
-class Rule:
-    """One allow or disallow line of a group, its pattern normalised."""
-
-    allow: bool
-    pattern: str
-    line: int | None
-
-    def __str__(self) -> str:
-        return f"{'Allow' if self.allow else 'Disallow'}: {self.pattern}"
-
-
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """The answer for one URL: allowed or not, and the rule that decided (None: no rule)."""
-
-    allowed: bool
-    line: int | None = None
-    rule: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,430 +166,6 @@ def _name_fits(name: bytes, cut: int, token: bytes) -> bool:
     )
 
 
-# ---------------------------------------------------------------------------------------
-# The rules of the group(s) that apply to one agent
-
-# One rule inside a _Matcher: (priority, allow, line, kind, last piece, middle pieces,
-# normalised pattern). Priority is the pattern's length, as in Google's parser.
-_Entry = tuple[int, bool, int, int, str, "tuple[str, ...]", str]
-
-#: From this many rules on one literal prefix, they may be indexed by a ``_Crowd``; fewer
-#: are always tried in turn.
-_CROWD = 16
-#: The index answers a question when trying the rules in turn would cost more: when
-#: (rules) x (rest of the path + 32) is above this. It is built the first time.
-_LINEAR_WORK = 65_536
-#: The same bound for the rules of all the uncrowded prefixes of a path together.
-_SPREAD_WORK = 65_536
-#: Up to this many keys of one width, ``key in path`` for each is cheaper than listing
-#: every gram of the path (about 1 ns per character for ``in``, 30 for a gram).
-_PROBE_KEYS = 32
-#: Gram widths and the ``memoryview`` format that reads that many octets as one int.
-_GRAM_CODES = {1: "B", 2: "H", 4: "I"}
-#: A "$" rule is filed under at most this many last characters of its last piece.
-_MAX_SUFFIX = 16
-
-
-def _better(entry: _Entry, best: _Entry | None) -> bool:
-    """Whether matching ``entry`` beats ``best``: longer, or as long and allow, or earlier."""
-    if best is None or entry[0] != best[0]:
-        return best is None or entry[0] > best[0]
-    return (entry[1] and not best[1]) or (entry[1] == best[1] and entry[2] < best[2])
-
-
-def _keys(entry: _Entry) -> list[str]:
-    """What a rule's match requires after its prefix, each enough to find it by.
-
-    Each gram (1, 2 or 4 characters) of a literal piece must occur in the path;
-    for a "$" rule, "\n" + the end of its last piece must end the path ("\n" never
-    occurs in a pattern, so the two kinds of key cannot collide). Empty: the rule matches
-    whenever its prefix does (``/*``, ``/a*$``), or only the prefix itself (``/a$``).
-    The suffix comes first: among keys as rare, the first is taken.
-    """
-    kind, last, middles = entry[3], entry[4], entry[5]
-    keys = ["\n" + last[-_MAX_SUFFIX:]] if last and kind in (_ENDS, _GLOB_ENDS) else []
-    for piece in (last, *middles):
-        if piece:
-            # Side by side, and one ending the piece: every character is in one, and a
-            # long pattern costs no more grams than it has characters / width.
-            width = 4 if len(piece) >= 4 else 2 if len(piece) >= 2 else 1
-            keys.extend(piece[i : i + width] for i in range(0, len(piece) - width, width))
-            keys.append(piece[-width:])
-    return list(dict.fromkeys(keys)) if len(keys) > 1 else keys
-
-
-# The rules filed under one key of a _Crowd, best first, each with the numbers of the
-# grams it needs and its literal prefix.
-_Filed = list[tuple[_Entry, tuple[int, ...], str]]
-
-
-class _Crowd:
-    """Many rules sharing one literal prefix (``/*q1`` ... ``/*q39999`` all start "/"), or
-    the keyed rules of all the prefixes with few (``_Matcher._best_spread``).
-
-    Tried in order, each would cost a ``str.find`` over the path. Instead each rule is
-    filed under one key its match requires (see ``_keys``), the one fewest other rules
-    share. A question first finds which grams of the rules' pieces the rest of the path
-    holds, with one pass per gram width (the path's octets read through a ``memoryview``
-    as 1-, 2- or 4-octet ints at each alignment, intersected with the rules' grams at C
-    speed; or ``in`` for each gram when a width has few) and at most ``_MAX_SUFFIX``
-    dictionary look-ups for the "$" rules. Only the rules filed under a key the path holds
-    are looked at, best first, and only those whose every gram it holds are matched.
-    The work per question is linear in the path, plus the rules sharing a key the path
-    holds. Identical patterns are matched once (only the best of them can decide).
-    """
-
-    __slots__ = ("by_key", "grams", "suffixes", "unkeyed")
-
-    def __init__(self, entries: tuple[_Entry, ...]) -> None:
-        """``entries`` sorted best first (``_best_first``)."""
-        unique: dict[str, _Entry] = {}
-        for entry in entries:
-            unique.setdefault(entry[6], entry)  # the first of each pattern is its best
-        unkeyed: list[_Entry] = []
-        keyed: list[tuple[_Entry, list[str]]] = []
-        for entry in unique.values():
-            keys = _keys(entry)
-            if keys:
-                keyed.append((entry, keys))
-            else:
-                unkeyed.append(entry)
-        # Tried as a small group would be: the first that matches is their best.
-        self.unkeyed = tuple(unkeyed)
-        shared = Counter(chain.from_iterable(keys for _, keys in keyed))
-        number = {key: n for n, key in enumerate(shared)}
-        rarest = shared.__getitem__
-        by_key: dict[int, _Filed] = {}
-        for entry, keys in keyed:
-            needs = tuple(number[key] for key in keys if key[0] != "\n")
-            prefix = entry[6][: entry[6].find("*")]  # a rule with a key has a "*"
-            # The key fewest rules share; each list stays best first.
-            by_key.setdefault(number[min(keys, key=rarest)], []).append((entry, needs, prefix))
-        grams: dict[int, dict[str, int]] = {}
-        suffixes: dict[int, dict[str, int]] = {}
-        for key, n in number.items():
-            if key[0] != "\n":
-                grams.setdefault(len(key), {})[key] = n
-            elif n in by_key:
-                suffixes.setdefault(len(key) - 1, {})[key[1:]] = n
-        self.by_key = by_key
-        self.grams = tuple(_gram_table(width, table) for width, table in sorted(grams.items()))
-        self.suffixes = tuple(sorted(suffixes.items()))
-
-    def present(self, rest: str) -> set[int]:
-        """The numbers of the keys that ``rest`` holds."""
-        found: set[int] = set()
-        size = len(rest)
-        octets: memoryview | None = None
-        for width, probe, codes, by_code in self.grams:
-            if width > size:
-                continue
-            if probe is not None:
-                found.update(n for gram, n in probe if gram in rest)
-                continue
-            if octets is None:
-                # Normalised paths are ASCII; "replace" keeps one octet per character.
-                octets = memoryview(rest.encode("ascii", "replace"))
-            fmt = _GRAM_CODES[width]
-            for shift in range(width):
-                end = shift + (size - shift) // width * width
-                held = codes.intersection(octets[shift:end].cast(fmt))
-                found.update(map(by_code.__getitem__, held))
-        for width, by_suffix in self.suffixes:
-            if width <= size:
-                n = by_suffix.get(rest[-width:])
-                if n is not None:
-                    found.add(n)
-        return found
-
-    def candidates(self, rest: str) -> tuple[set[int], list[_Filed]]:
-        """(keys ``rest`` holds, the lists of rules filed under them)."""
-        found = self.present(rest)
-        by_key = self.by_key
-        return found, [by_key[n] for n in found if n in by_key]
-
-    def best(self, path: str, start: int, best: _Entry | None) -> _Entry | None:
-        """``best`` or a better rule of this crowd matching ``path`` past ``start``."""
-        for entry in self.unkeyed:
-            if best is not None and entry[0] < best[0]:
-                break
-            if _tail_matches(path, start, entry[3], entry[4], entry[5]):
-                if _better(entry, best):
-                    best = entry
-                break  # the first that matches is the best of them
-        found, lists = self.candidates(path[start:])
-        lists.sort(key=_head_priority, reverse=True)
-        holds_all = found.issuperset
-        for same in lists:
-            if best is not None and same[0][0][0] < best[0]:
-                break  # every later list starts lower
-            for entry, needs, prefix in same:
-                if best is not None and entry[0] < best[0]:
-                    break
-                if (
-                    holds_all(needs)
-                    and path.startswith(prefix)
-                    and _tail_matches(path, len(prefix), *entry[3:6])
-                ):
-                    if _better(entry, best):
-                        best = entry
-                    break  # the rest of this list is no better
-        return best
-
-    def matching(self, path: str, start: int, every: tuple[_Entry, ...]) -> list[_Entry]:
-        """Those of ``every`` (the crowd's rules, duplicates included) matching ``path``
-        past ``start``."""
-        found, lists = self.candidates(path[start:])
-        patterns = {e[6] for e in self.unkeyed if _tail_matches(path, start, e[3], e[4], e[5])}
-        patterns.update(
-            entry[6]
-            for same in lists
-            for entry, needs, prefix in same
-            if found.issuperset(needs)
-            and path.startswith(prefix)
-            and _tail_matches(path, len(prefix), entry[3], entry[4], entry[5])
-        )
-        return [entry for entry in every if entry[6] in patterns]
-
-
-# (width, (gram, number) pairs when few, else None; gram codes; numbers by gram code)
-_GramTable = tuple[int, "tuple[tuple[str, int], ...] | None", frozenset[int], dict[int, int]]
-
-
-def _gram_table(width: int, table: dict[str, int]) -> _GramTable:
-    """How ``_Crowd.present`` finds the grams of one width: ``in`` each, or codes."""
-    if len(table) <= _PROBE_KEYS:
-        return width, tuple(table.items()), frozenset(), {}
-    fmt = _GRAM_CODES[width]
-    by_code = {
-        memoryview(gram.encode("ascii", "replace")).cast(fmt)[0]: n for gram, n in table.items()
-    }
-    return width, None, frozenset(by_code), by_code
-
-
-def _head_priority(same: _Filed) -> int:
-    return same[0][0][0]
-
-
-class _Matcher:
-    """Longest match wins, allow wins ties, the earliest line wins among equals.
-
-    Rules are indexed by their literal prefix (the text before the first "*" or the
-    final "$"). The prefixes are sorted; for each one ``parents`` holds the longest other
-    prefix that is a prefix of it. Every prefix of a path in the sorted list is an
-    ancestor of the last entry not greater than the path (everything between a prefix
-    and the path in sort order starts with that prefix), so a query bisects once and
-    walks up that chain, stopping once no ancestor can hold a longer rule. The rules of
-    one prefix are tried best first, or, when many would each cost a search of a long
-    path, looked up in a ``_Crowd`` index built the first time it pays.
-    """
-
-    __slots__ = (
-        "_crowds",
-        "_entries",
-        "_indexed",
-        "_keys",
-        "_long",
-        "_longest",
-        "_parents",
-        "_reach",
-        "crawl_delay",
-    )
-
-    def __init__(
-        self,
-        by_prefix: dict[str, _Entry],
-        crowded: dict[str, list[_Entry]] | None = None,
-        crawl_delay: float | None = None,
-    ) -> None:
-        """The rules by literal prefix: one in ``by_prefix``, all in ``crowded`` if several
-        share it (see ``_add``)."""
-        self.crawl_delay = crawl_delay
-        keys = sorted(by_prefix)
-        entries: list[tuple[_Entry, ...]] = list(zip(map(by_prefix.__getitem__, keys)))
-        # Index of each prefix with enough rules for a _Crowd -> the length of the rest of
-        # the path above which it answers (see _LINEAR_WORK); built on first use.
-        crowds: dict[int, int] | None = None
-        uncrowded = len(keys)  # rules of uncrowded prefixes
-        if crowded:
-            for prefix, same in crowded.items():
-                same.sort(key=_best_first)
-                index = bisect_left(keys, prefix)
-                entries[index] = tuple(same)
-                if len(same) >= _CROWD:
-                    if crowds is None:
-                        crowds = {}
-                    crowds[index] = _LINEAR_WORK // len(same) - 32
-                    uncrowded -= 1
-                else:
-                    uncrowded += len(same) - 1
-        parents: list[int] = []
-        reach: list[int] = []
-        for index, key in enumerate(keys):
-            # The prefixes of ``key`` in the list are the previous key and its ancestors
-            # (everything between a prefix and ``key`` in sort order starts with it).
-            parent = index - 1
-            while parent >= 0 and not key.startswith(keys[parent]):
-                parent = parents[parent]
-            top = entries[index][0][0]
-            if parent >= 0 and reach[parent] > top:
-                top = reach[parent]
-            parents.append(parent)
-            reach.append(top)
-        self._keys = keys
-        self._parents = parents
-        self._reach = reach  # the longest rule of a prefix and all its ancestors
-        # Paths up to this long never have too many rules on their prefixes' chain to
-        # try in turn (see ``_longest``).
-        self._long = _SPREAD_WORK // uncrowded - 32 if uncrowded else MAX_BYTES
-        self._longest: list[int] | None = None
-        self._entries = entries
-        self._crowds = crowds
-        self._indexed: dict[int, _Crowd] = {}
-
-    def best(self, path: str) -> _Entry | None:
-        """The deciding rule for a normalised path, or None when no rule matches."""
-        keys = self._keys
-        index = bisect_right(keys, path) - 1
-        if len(path) > self._long and index >= 0 and len(path) > self._chain_limits()[index]:
-            return self._best_spread(path, index)
-        parents = self._parents
-        reach = self._reach
-        crowds = self._crowds
-        best = None
-        best_prio = 0  # every rule's priority is at least 1
-        while index >= 0:
-            if reach[index] < best_prio:
-                break
-            key = keys[index]
-            if path.startswith(key):
-                if crowds is not None and len(path) - len(key) > crowds.get(index, MAX_BYTES):
-                    best = self._crowd(index).best(path, len(key), best)
-                    best_prio = 0 if best is None else best[0]
-                    index = parents[index]
-                    continue
-                for entry in self._entries[index]:
-                    prio = entry[0]
-                    if prio < best_prio:
-                        break
-                    kind = entry[3]
-                    if kind == _PLAIN or (
-                        path.find(entry[4], len(key)) >= 0  # the usual "/x*y", inline
-                        if kind == _FIND
-                        else _tail_matches(path, len(key), kind, entry[4], entry[5])
-                    ):
-                        if (
-                            prio > best_prio
-                            or (entry[1] and not best[1])  # type: ignore[index]
-                            or (entry[1] == best[1] and entry[2] < best[2])  # type: ignore[index]
-                        ):
-                            best = entry
-                            best_prio = prio
-                        break
-            index = parents[index]
-        return best
-
-    def _chain_limits(self) -> list[int]:
-        """Per prefix, the path length above which the rules of its chain's uncrowded
-        prefixes are too many to try in turn (1,000 nested "/a...a*b<k>"): a longer path
-        asks the _Crowd of them all (``_best_spread``)."""
-        if self._longest is None:
-            crowds = self._crowds or {}
-            chained: list[int] = []
-            for index, group in enumerate(self._entries):
-                own = 0 if index in crowds else len(group)
-                parent = self._parents[index]
-                chained.append(own + chained[parent] if parent >= 0 else own)
-            self._longest = [_SPREAD_WORK // n - 32 if n else MAX_BYTES for n in chained]
-        return self._longest
-
-    def _best_spread(self, path: str, index: int) -> _Entry | None:
-        """``best`` when the path's prefixes hold many rules between them: the walk up
-        the chain tries only the rules without a key (see ``_keys``), and the _Crowd of
-        every uncrowded prefix's keyed rules finds the rest."""
-        keys = self._keys
-        crowds = self._crowds
-        best = None
-        while index >= 0:
-            if best is not None and self._reach[index] < best[0]:
-                break
-            key = keys[index]
-            if path.startswith(key):
-                if crowds is not None and index in crowds:
-                    best = self._crowd(index).best(path, len(key), best)
-                else:
-                    for entry in self._entries[index]:
-                        if best is not None and entry[0] < best[0]:
-                            break
-                        if entry[3] >= _FIND and (entry[4] or entry[5]):
-                            continue  # in the spread _Crowd
-                        if _tail_matches(path, len(key), entry[3], entry[4], entry[5]):
-                            if _better(entry, best):
-                                best = entry
-                            break
-            index = self._parents[index]
-        return self._crowd(-1).best(path, 0, best)
-
-    def _crowd(self, index: int) -> _Crowd:
-        """The _Crowd of a crowded prefix's rules (``index`` -1: of every uncrowded
-        prefix's rules with a key), built the first time."""
-        crowd = self._indexed.get(index)
-        if crowd is None:
-            if index >= 0:
-                group = self._entries[index]
-            else:
-                crowds = self._crowds or {}
-                spread = [
-                    entry
-                    for i, same in enumerate(self._entries)
-                    if i not in crowds
-                    for entry in same
-                    if entry[3] >= _FIND and (entry[4] or entry[5])
-                ]
-                group = tuple(sorted(spread, key=_best_first))
-            crowd = self._indexed[index] = _Crowd(group)
-        return crowd
-
-    def matching(self, path: str) -> list[_Entry]:
-        """Every rule matching a normalised path, in no particular order."""
-        keys = self._keys
-        crowds = self._crowds
-        found: list[_Entry] = []
-        index = bisect_right(keys, path) - 1
-        while index >= 0:
-            key = keys[index]
-            if path.startswith(key):
-                group = self._entries[index]
-                if crowds is not None and len(path) - len(key) > crowds.get(index, MAX_BYTES):
-                    found.extend(self._crowd(index).matching(path, len(key), group))
-                else:
-                    found.extend(
-                        entry
-                        for entry in group
-                        if _tail_matches(path, len(key), entry[3], entry[4], entry[5])
-                    )
-            index = self._parents[index]
-        return found
-
-    def rules(self) -> list[Rule]:
-        """Every rule, in file order."""
-        found = [Rule(e[1], e[6], e[2] or None) for group in self._entries for e in group]
-        return sorted(found, key=lambda rule: rule.line or 0)
-
-
-def _best_first(entry: _Entry) -> tuple[int, bool, int]:
-    """Sort key: longest pattern, then allow, then earliest line."""
-    return (-entry[0], not entry[1], entry[2])
-
-
-def _as_decision(entry: _Entry | None) -> Decision:
-    if entry is None:
-        return Decision(True)
-    return Decision(
-        entry[1], entry[2] or None, f"{'Allow' if entry[1] else 'Disallow'}: {entry[6]}"
-    )
-
-
 def _add(
     by_prefix: dict[str, _Entry],
     crowded: dict[str, list[_Entry]],
@@ -621,8 +174,7 @@ def _add(
     line: int,
 ) -> None:
     """Index one normalised rule by its literal prefix."""
-    prefix, kind, last, middles = _compile(pattern)
-    entry = (len(pattern), allow, line, kind, last, middles, pattern)
+    prefix, entry = compile_rule(pattern, allow, line)
     if by_prefix.setdefault(prefix, entry) is not entry:
         _crowd(by_prefix, crowded, prefix, entry)
 
@@ -636,10 +188,6 @@ def _crowd(
         crowded[prefix] = [by_prefix[prefix], entry]
     else:
         same.append(entry)
-
-
-_NO_RULES = _Matcher({})
-_DISALLOW_EVERYTHING = _Matcher({"/": (1, False, 0, _PLAIN, "", (), "/")})  # line 0: none
 
 
 _HIGH_OCTET = re.compile(rb"[\x80-\xff]")

@@ -124,7 +124,6 @@ def assemble(data: bytes) -> tuple[list[Span], dict[bytes, list[int]], list[int]
     spans: list[Span] = []
     agents: dict[bytes, list[int]] = {}
     star: list[int] = []
-    several: list[int] = []
     group_start = body_start = -1
     interrupted = False  # other lines (Crawl-delay...) among the user-agent lines
     search_rule = RULE_LINE.search
@@ -157,13 +156,12 @@ def assemble(data: bytes) -> tuple[list[Span], dict[bytes, list[int]], list[int]
                 agents[token] = [index]
             elif named[-1] != index:
                 named.append(index)
-            if more is not None and (not several or several[-1] != index):
-                several.append(index)  # names after the first: indexed when asked
+            if more is not None:
+                # Names after the first: indexed when a question needs them.
+                agents.setdefault(_SEVERAL, []).append(index)
     if body_start >= 0:
         rules_start = group_start if interrupted else min(body_start, len(data))
         spans.append((group_start, rules_start, len(data)))
-    if several:
-        agents[_SEVERAL] = several
     return spans, agents, star
 
 
@@ -201,7 +199,7 @@ def _index_later_names(data: bytes, spans: list[Span], agents: dict[bytes, list[
     several names: ``assemble`` only listed their groups (under _SEVERAL).
     """
     later: dict[bytes, set[int]] = {}
-    for index in agents.pop(_SEVERAL):
+    for index in set(agents.pop(_SEVERAL)):  # a group once per line of several names
         for _, low, m in user_agent_lines(data, spans[index]):
             for name in _later_names(low, m):
                 cut = _GOOGLE_CUT.match(name).group()  # type: ignore[union-attr]

@@ -59,7 +59,8 @@ class RobotsTxt:
     def parse(cls, content: bytes | str) -> RobotsTxt:
         """Parse a robots.txt body. Never raises: whatever is not a valid line is skipped."""
         data = prepare(content)
-        return cls(data, *assemble(data))
+        spans, agents, star = assemble(data)
+        return cls(data, spans, agents, star)
 
     @classmethod
     def allow_all(cls) -> RobotsTxt:

@@ -160,20 +160,3 @@ def scan(data: bytes, needle: bytes, line_re: re.Pattern[bytes]) -> Iterator[re.
         if line_end < 0:
             return
         found = low.find(needle, line_end)
-
-
-class LineNumbers:
-    """The 1-based line of offsets asked in increasing order, counted on from the last
-    one asked, so that numbering every line asked about is linear in the file."""
-
-    __slots__ = ("_data", "_line", "_pos")
-
-    def __init__(self, data: bytes) -> None:
-        self._data = data
-        self._line = 1
-        self._pos = 0
-
-    def at(self, pos: int) -> int:
-        self._line += self._data.count(b"\n", self._pos, pos)
-        self._pos = pos
-        return self._line

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from .crowd import Crowd, Filed, keyed
 from .lines import MAX_BYTES
-from .patterns import FIND, PLAIN, Entry, compile_rule, tail_matches
+from .patterns import FIND, PLAIN, Entry, tail_matches
 
 #: From this many rules on one literal prefix, they may be indexed by a ``Crowd``; fewer
 #: are always tried in turn.
@@ -328,4 +328,4 @@ def _matching_in_crowd(
 
 
 NO_RULES = Matcher({})
-DISALLOW_EVERYTHING = Matcher(dict([compile_rule("/", False, 0)]))  # line 0: none
+DISALLOW_EVERYTHING = Matcher({"/": (1, False, 0, PLAIN, "", (), "/")})  # line 0: none

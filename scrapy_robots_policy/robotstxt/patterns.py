@@ -114,12 +114,6 @@ def compile_pattern(pattern: str) -> tuple[str, int, str, tuple[str, ...]]:
     return pieces[0], ENDS if anchored else FIND, pieces[-1], ()
 
 
-def compile_rule(pattern: str, allow: bool, line: int) -> tuple[str, Entry]:
-    """(literal prefix, the rule compiled) for a normalised pattern."""
-    prefix, kind, last, middles = compile_pattern(pattern)
-    return prefix, (len(pattern), allow, line, kind, last, middles, pattern)
-
-
 def tail_matches(path: str, start: int, kind: int, last: str, middles: tuple[str, ...]) -> bool:
     """Match what follows a literal prefix already found at ``path[:start]``.
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import math
 
 from .agents import Span, first_naming
-from .lines import BLANKS, GROUP_LINE, LineNumbers
+from .lines import BLANKS, GROUP_LINE
 from .matcher import NO_RULES, Matcher
-from .patterns import PLAIN, Entry, compile_rule, normalize_pattern
+from .patterns import PLAIN, Entry, compile_pattern, normalize_pattern
 
 
 def build(data: bytes, spans: list[Span], indexes: list[int], token: bytes | None) -> Matcher:
@@ -16,10 +16,11 @@ def build(data: bytes, spans: list[Span], indexes: list[int], token: bytes | Non
     by_prefix: dict[str, Entry] = {}
     crowded: dict[str, list[Entry]] = {}
     delay: float | None = None
-    numbers = LineNumbers(data)
+    pos, first_line = 0, 1  # counted on from the last group: linear in the file
     for index in indexes:
         group_start, start, end = spans[index]
-        first_line = numbers.at(start)
+        first_line += data.count(b"\n", pos, start)
+        pos = start
         # Crawl-delay lines may stand among a group's user-agent lines (they do not end
         # the run, and then the group is read from its start): each agent takes the
         # first one after its own user-agent line, "User-agent: a / Crawl-delay: 1 /
@@ -38,7 +39,7 @@ def build(data: bytes, spans: list[Span], indexes: list[int], token: bytes | Non
                 if delay is None:
                     if delay_after is None:
                         named = max(first_naming(data, spans[index], token), start)
-                        delay_after = numbers.at(named)
+                        delay_after = first_line + data.count(b"\n", start, named)
                     if line > delay_after:
                         delay = _parse_delay(value.encode("latin-1"))
                 continue
@@ -50,23 +51,35 @@ def build(data: bytes, spans: list[Span], indexes: list[int], token: bytes | Non
                 pattern = value
             allow = allow_key != ""
             if "*" in pattern or "$" in pattern:
-                prefix, entry = compile_rule(pattern, allow, line)
+                _add(by_prefix, crowded, pattern, allow, line)
             else:
-                # What compile_rule answers for a plain pattern, without the call.
-                prefix, entry = pattern, (len(pattern), allow, line, PLAIN, "", (), pattern)
-            if by_prefix.setdefault(prefix, entry) is not entry:
-                _another_on_prefix(by_prefix, crowded, prefix, entry)
+                # What _add files for a plain pattern, without the calls.
+                entry = (len(pattern), allow, line, PLAIN, "", (), pattern)
+                if by_prefix.setdefault(pattern, entry) is not entry:
+                    _another_on_prefix(by_prefix, crowded, pattern, entry)
             if allow and "/index.htm" in pattern:
                 slash = pattern.rfind("/")
                 if pattern.startswith("/index.htm", slash):
                     # Google-specific: allowing ".../index.htm(l)" also allows the
                     # directory itself, ".../" exactly.
-                    prefix, entry = compile_rule(pattern[: slash + 1] + "$", True, line)
-                    if by_prefix.setdefault(prefix, entry) is not entry:
-                        _another_on_prefix(by_prefix, crowded, prefix, entry)
+                    _add(by_prefix, crowded, pattern[: slash + 1] + "$", True, line)
     if not by_prefix and delay is None:
         return NO_RULES
     return Matcher(by_prefix, crowded, delay)
+
+
+def _add(
+    by_prefix: dict[str, Entry],
+    crowded: dict[str, list[Entry]],
+    pattern: str,
+    allow: bool,
+    line: int,
+) -> None:
+    """File one normalised rule under its literal prefix."""
+    prefix, kind, last, middles = compile_pattern(pattern)
+    entry = (len(pattern), allow, line, kind, last, middles, pattern)
+    if by_prefix.setdefault(prefix, entry) is not entry:
+        _another_on_prefix(by_prefix, crowded, prefix, entry)
 
 
 def _another_on_prefix(

@@ -158,7 +158,9 @@ def assemble(data: bytes) -> tuple[list[Span], dict[bytes, list[int]], list[int]
                 named.append(index)
             if more is not None:
                 # Names after the first: indexed when a question needs them.
-                agents.setdefault(_SEVERAL, []).append(index)
+                several = agents.setdefault(_SEVERAL, [])
+                if not several or several[-1] != index:
+                    several.append(index)
     if body_start >= 0:
         rules_start = group_start if interrupted else min(body_start, len(data))
         spans.append((group_start, rules_start, len(data)))
@@ -199,7 +201,7 @@ def _index_later_names(data: bytes, spans: list[Span], agents: dict[bytes, list[
     several names: ``assemble`` only listed their groups (under _SEVERAL).
     """
     later: dict[bytes, set[int]] = {}
-    for index in set(agents.pop(_SEVERAL)):  # a group once per line of several names
+    for index in agents.pop(_SEVERAL):
         for _, low, m in user_agent_lines(data, spans[index]):
             for name in _later_names(low, m):
                 cut = _GOOGLE_CUT.match(name).group()  # type: ignore[union-attr]

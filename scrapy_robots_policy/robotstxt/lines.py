@@ -49,13 +49,13 @@ _VALUE = _BLANKS + r"([^#\n]*)"
 BLANKS = " \t\v\f"
 
 # Spelled out: "user-?agent" makes parsing 3% slower.
-USER_AGENT = rf"(?:user-agent|useragent|user agent{_COLON_ONLY})"
-ALLOW = "allow"
-DISALLOW = "di(?:sallow|ssallow|ssalow|salow|asllow|sallaw)"
+_USER_AGENT = rf"(?:user-agent|useragent|user agent{_COLON_ONLY})"
+_ALLOW = "allow"
+_DISALLOW = "di(?:sallow|ssallow|ssalow|salow|asllow|sallaw)"
 # Not a rule for Google, an "unknown" key that neither opens nor closes a group. Also read
 # as "crawldelay" and "crawl delay": the site's intent is plain.
-CRAWL_DELAY = rf"(?:crawl-?delay|crawl delay{_COLON_ONLY})"
-SITEMAP = "(?:sitemap|site-map)"
+_CRAWL_DELAY = rf"(?:crawl-?delay|crawl delay{_COLON_ONLY})"
+_SITEMAP = "(?:sitemap|site-map)"
 
 
 def _bytes(pattern: str) -> re.Pattern[bytes]:
@@ -71,21 +71,21 @@ def _bytes(pattern: str) -> re.Pattern[bytes]:
 # ("Agent2 Agent3"), the first character of the second one (only the colon form can have
 # several). The match runs to the end of the line.
 USER_AGENT_LINE = _bytes(
-    rf"\n{_BLANKS}{USER_AGENT}{_SEPARATOR}{_BLANKS}"
+    rf"\n{_BLANKS}{_USER_AGENT}{_SEPARATOR}{_BLANKS}"
     r"(?:(?P<star>\*)(?![^ \t\v\f#\n])"
     r"|(?P<cut>[a-z_-]*)[^\s#]*(?:[ \t\v\f]+(?P<more>[^\s#]))?)[^\n]*"
 )
 # A rule line, even with an empty value, ends the run of user-agent lines of a group.
-RULE_LINE = _bytes(rf"\n{_BLANKS}(?:{ALLOW}|{DISALLOW}){_SEPARATOR}")
+RULE_LINE = _bytes(rf"\n{_BLANKS}(?:{_ALLOW}|{_DISALLOW}){_SEPARATOR}")
 # Every line of a group, one match each: (allow key, crawl-delay key, value) for a rule
-# or a Crawl-delay, else three empty strings. The look-ahead at the first letters lets
-# other lines fail before the case-insensitive alternatives are tried.
+# or a Crawl-delay, else three empty strings. The look-ahead at the first letters of the
+# keys lets other lines fail before the case-insensitive alternatives are tried.
 GROUP_LINE = re.compile(
-    rf"^{_BLANKS}(?:(?=[aAdDcC])(?i:({ALLOW})|{DISALLOW}|({CRAWL_DELAY}))"
+    rf"^{_BLANKS}(?:(?=[aAdDcC])(?i:({_ALLOW})|{_DISALLOW}|({_CRAWL_DELAY}))"
     rf"{_SEPARATOR}{_VALUE})?[^\n]*",
     re.ASCII | re.MULTILINE,
 )
-SITEMAP_LINE = _bytes(rf"{_BLANKS}(?i:{SITEMAP}){_SEPARATOR}{_VALUE}")
+SITEMAP_LINE = _bytes(rf"{_BLANKS}(?i:{_SITEMAP}){_SEPARATOR}{_VALUE}")
 
 
 # --- the octets -------------------------------------------------------------------------

@@ -9,10 +9,11 @@ from urllib.parse import quote
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from scrapy_robots_policy import robotstxt
 from scrapy_robots_policy.robotstxt import (
     MAX_BYTES,
     RobotsTxt,
+    crowd,
+    matcher,
     normalize_path,
     pattern_matches,
     product_token,
@@ -148,7 +149,7 @@ def test_deciding_line_is_the_earliest_of_the_best_rules(
         _, denied, line = min(matching)
         assert (decision.allowed, decision.line) == (not denied, line)
 
-# Enough rules on a few literal prefixes that they are indexed as a crowd (see _Crowd):
+# Enough rules on a few literal prefixes that they are indexed as a crowd (see crowd.Crowd):
 # several "*" and "$", pieces short and long, many sharing the same pieces, star-only.
 CROWDED_RULE = st.tuples(
     st.booleans(),
@@ -177,10 +178,10 @@ def test_crowded_wildcard_index_equals_brute_force(
     body = "User-agent: *\n" + "".join(
         f"{'Allow' if allow else 'Disallow'}: {pattern}\n" for allow, pattern in rules
     )
-    saved = robotstxt._PROBE_KEYS, robotstxt._LINEAR_WORK, robotstxt._SPREAD_WORK
+    saved = crowd._PROBE_KEYS, matcher._LINEAR_WORK, matcher._SPREAD_WORK
     # Always the index, never rules tried in turn; its grams found by "in" or by listing.
-    robotstxt._PROBE_KEYS = saved[0] if probe else 0
-    robotstxt._LINEAR_WORK, robotstxt._SPREAD_WORK = 0, 0 if spread else MAX_BYTES**2
+    crowd._PROBE_KEYS = saved[0] if probe else 0
+    matcher._LINEAR_WORK, matcher._SPREAD_WORK = 0, 0 if spread else MAX_BYTES**2
     try:
         parsed = RobotsTxt.parse(body)
         for path in paths:
@@ -199,7 +200,7 @@ def test_crowded_wildcard_index_equals_brute_force(
             explained = parsed.explain("http://h" + path, "x").matches
             assert [r.line for r in explained] == sorted(line for _, _, line in matching), path
     finally:
-        robotstxt._PROBE_KEYS, robotstxt._LINEAR_WORK, robotstxt._SPREAD_WORK = saved
+        crowd._PROBE_KEYS, matcher._LINEAR_WORK, matcher._SPREAD_WORK = saved
 
 
 def names_crawler(value: str, token: str) -> bool:

@@ -1,0 +1,156 @@
+"""RobotsTxt: a parsed file, and the questions a crawler asks it.
+
+Built for a crawler that parses one file per origin and then asks about every request:
+parsing only assembles the groups (``agents``); the first question for a user agent reads
+the rule lines of the groups that apply to it, and only those (``rules``), into a
+``Matcher`` cached per agent; a question is then a path extraction, a percent-encoding
+check and a walk of that matcher.
+"""
+
+from __future__ import annotations
+
+from .agents import Span, assemble, naming, product_token
+from .lines import prepare, utf8
+from .matcher import DISALLOW_EVERYTHING, NO_RULES, Decision, Matcher, as_decision
+from .patterns import normalize_path, split_url
+from .report import Explanation, explain
+from .rules import build
+from .sitemaps import sitemap_urls
+
+_MAX_CACHED_AGENTS = 64
+
+
+class RobotsTxt:
+    """A parsed robots.txt. Build with ``RobotsTxt.parse``; query with ``allowed``/``decide``."""
+
+    __slots__ = (
+        "_agents",
+        "_data",
+        "_fallback",
+        "_matchers",
+        "_origin",
+        "_sitemaps",
+        "_spans",
+        "_star",
+    )
+
+    def __init__(
+        self,
+        data: bytes = b"",
+        spans: list[Span] | None = None,
+        agents: dict[bytes, list[int]] | None = None,
+        star: list[int] | None = None,
+        fallback: Matcher = NO_RULES,
+    ) -> None:
+        # The groups, as ``agents.assemble`` finds them: kept here rather than in an
+        # object of their own, which would cost every parse an allocation.
+        self._data = data
+        self._spans = spans or []
+        self._agents = agents or {}
+        self._star = star or []
+        self._fallback = fallback  # what applies when no group does
+        self._matchers: dict[str | bytes | None, Matcher] = {}
+        self._sitemaps: tuple[str, ...] | None = None
+        # "scheme://authority/" of the last URL asked about: one robots.txt serves one
+        # origin, so the next URL almost always starts with it and its path is a slice.
+        self._origin = ""
+
+    @classmethod
+    def parse(cls, content: bytes | str) -> RobotsTxt:
+        """Parse a robots.txt body. Never raises: whatever is not a valid line is skipped."""
+        data = prepare(content)
+        spans, agents, star = assemble(data)
+        return cls(data, spans, agents, star)
+
+    @classmethod
+    def allow_all(cls) -> RobotsTxt:
+        """What a 4xx answer means: no robots.txt, every URL allowed."""
+        return _ALLOW_ALL
+
+    @classmethod
+    def disallow_all(cls) -> RobotsTxt:
+        """What an unreachable robots.txt (5xx, network error) means: nothing allowed."""
+        return _DISALLOW_ALL
+
+    # -- questions ---------------------------------------------------------------------
+
+    def allowed(self, url: str, user_agent: str) -> bool:
+        """Whether ``user_agent`` (a product token or a full User-Agent) may fetch ``url``."""
+        matcher = self._matchers.get(user_agent) or self._matcher_for(user_agent)
+        best = matcher.best(self._path(url))
+        return best is None or best[1]
+
+    def decide(self, url: str, user_agent: str) -> Decision:
+        """Like ``allowed``, with the line and rule that decided (None when no rule did)."""
+        matcher = self._matchers.get(user_agent) or self._matcher_for(user_agent)
+        return as_decision(matcher.best(self._path(url)))
+
+    def explain(self, url: str, user_agent: str) -> Explanation:
+        """The group chosen for ``user_agent`` and every rule of it matching ``url``."""
+        token = product_token(user_agent)
+        named = naming(self._data, self._spans, self._agents, utf8(token))
+        kind = "specific" if named else ("*" if self._star else "none")
+        matcher = self._matchers.get(user_agent) or self._matcher_for(user_agent)
+        path = self._path(url)
+        return explain(self._data, self._spans, named or self._star, kind, token, matcher, path)
+
+    @property
+    def group_count(self) -> int:
+        """How many groups (runs of user-agent lines and their rules) the file has."""
+        return len(self._spans)
+
+    @property
+    def sitemaps(self) -> tuple[str, ...]:
+        """Every Sitemap value, in file order, wherever it stands in the file."""
+        if self._sitemaps is None:
+            self._sitemaps = sitemap_urls(self._data)
+        return self._sitemaps
+
+    def crawl_delay(self, user_agent: str) -> float | None:
+        """Crawl-delay of the group that applies to ``user_agent``, in seconds, or None."""
+        matcher = self._matchers.get(user_agent) or self._matcher_for(user_agent)
+        return matcher.crawl_delay
+
+    def _path(self, url: str) -> str:
+        """The normalised path, params and query of ``url`` (see ``split_url``)."""
+        origin = self._origin
+        if origin and url.startswith(origin):
+            # Same scheme and authority as last time, and a "/" right after them: the
+            # general parse would find the path exactly here.
+            path = url[len(origin) - 1 :]
+            if "#" in path:
+                path = path[: path.find("#")]
+        else:
+            path, start = split_url(url)
+            if start > 0 and url[start] == "/" and "#" not in url[:start]:
+                self._origin = url[: start + 1]
+        if path.isascii() and "%" not in path and "*" not in path and "$" not in path:
+            return path  # normalize_path's own shortcut, without the call
+        return normalize_path(path)
+
+    def _matcher_for(self, user_agent: str) -> Matcher:
+        """The matcher of the groups that apply to ``user_agent``, built the first time."""
+        name = product_token(user_agent)
+        token = name.encode() if name.isascii() else utf8(name)
+        matcher = self._matchers.get(token)
+        if matcher is None:
+            indexes = naming(self._data, self._spans, self._agents, token)
+            if indexes:
+                # One per named token (the file's names bound them): the Crawl-delay of a
+                # group may differ between the agents it names.
+                matcher = build(self._data, self._spans, indexes, token)
+            else:
+                matcher = self._matchers.get(None)
+                if matcher is None:
+                    star = self._star
+                    matcher = build(self._data, self._spans, star, None) if star else self._fallback
+                    self._matchers[None] = matcher
+            if indexes or len(self._matchers) < _MAX_CACHED_AGENTS:
+                self._matchers[token] = matcher
+        if len(self._matchers) < _MAX_CACHED_AGENTS:
+            self._matchers[user_agent] = matcher
+        return matcher
+
+
+_ALLOW_ALL = RobotsTxt()
+_DISALLOW_ALL = RobotsTxt(fallback=DISALLOW_EVERYTHING)

@@ -1,0 +1,144 @@
+"""Both sides of a comparison: percent-encoding, the path of a URL, the pattern compiler
+and the one tail matcher.
+
+Matching never uses a regular expression: ``*`` is handled by greedy leftmost
+``str.find`` of the literal pieces, which is linear-ish in the URL and pattern lengths.
+Percent-encoding follows RFC 9309 sections 2.2.2 and 2.2.3, where Google's parser
+compares octets as written (see ``normalize_path``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .lines import utf8
+
+_ESCAPES = re.compile(rb"%([0-9A-Fa-f]{2})?|[\x80-\xff]")
+_UNRESERVED = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+# Google's GetPathParamsQuery: an optional "//", a scheme if "://" comes before any of
+# "/?;", the authority up to the first of "/?;", then the path up to a fragment.
+_URL_PATH = re.compile(r"(?://)?(?:[^/?;#]*?://)?[^/?;#]*([^#]*)")
+
+# --- percent-encoding and paths -----------------------------------------------------------
+
+
+def _escape_repl(m: re.Match[bytes]) -> bytes:
+    hexpair = m.group(1)
+    if hexpair is None:
+        char = m.group()
+        # A "%" not followed by two hex digits can only be a literal percent sign.
+        return b"%25" if char == b"%" else b"%%%02X" % char[0]
+    octet = int(hexpair, 16)
+    if octet in _UNRESERVED:
+        # RFC 9309 2.2.2 and RFC 3986 2.3: %XX of an unreserved character is that
+        # character. Google's parser compares "%62" and "b" as different; we do not.
+        # ("*" and "$" are not unreserved: no escape ever turns into a pattern symbol.)
+        return bytes((octet,))
+    return b"%" + hexpair.upper()
+
+
+def _escape_octets(raw: bytes) -> str:
+    """%XX for non-ASCII octets, upper-case hex, unreserved escapes decoded, lone "%"."""
+    return _ESCAPES.sub(_escape_repl, raw).decode("ascii")
+
+
+def normalize_pattern(raw: bytes) -> str:
+    """Canonical form of an allow/disallow value, as octets from the file.
+
+    As ``normalize_path``, except that "*" and a final "$" keep their pattern meaning; a
+    "$" anywhere else is a literal, written "%24" (RFC 9309 2.2.3).
+    """
+    text = _escape_octets(raw) if not raw.isascii() or b"%" in raw else raw.decode("ascii")
+    if "$" in text[:-1]:
+        text = text[:-1].replace("$", "%24") + text[-1]
+    return text
+
+
+def normalize_path(path: str) -> str:
+    """Canonical form of a URL's path and query, the other side of every comparison.
+
+    Non-ASCII characters become %XX of their UTF-8 octets, %xx hex is upper-cased, %XX of
+    an unreserved character (A-Z a-z 0-9 - . _ ~) is decoded (RFC 9309 2.2.2; Google's
+    parser compares "%62" and "b" as different), a "%" that starts no escape becomes
+    "%25", and the two characters special in patterns become "%2A" and "%24", so that
+    a pattern can name them literally (RFC 9309 2.2.3: "/foo-%24" matches "/foo-$").
+    ``normalize_path("/caf%c3%a9/%7Euser$") == "/caf%C3%A9/~user%24"``.
+    """
+    if path.isascii() and "%" not in path and "*" not in path and "$" not in path:
+        return path
+    text = _escape_octets(utf8(path))
+    return text.replace("*", "%2A").replace("$", "%24")
+
+
+def split_url(url: str) -> tuple[str, int]:
+    """(path, params and query of ``url`` without fragment, where that path starts).
+
+    Same cases as Google's GetPathParamsQuery: an absolute URL, a bare path, or
+    "host/path"; "//host/path" is scheme-relative; no path at all means "/". The path
+    always starts with "/"; the position is -1 when the URL has none.
+    """
+    m = _URL_PATH.match(url)
+    path = m.group(1)  # type: ignore[union-attr]
+    if not path:
+        return "/", -1
+    start = m.start(1)  # type: ignore[union-attr]
+    return (path, start) if path[0] == "/" else ("/" + path, start)
+
+
+# --- compiling and matching one pattern ---------------------------------------------------
+
+# How the part of a pattern after its literal prefix is matched.
+PLAIN = 0  # "/fish": nothing after the prefix
+EXACT = 1  # "/fish$": the path is the prefix
+FIND = 2  # "/fish*.php": one "*", then a literal anywhere after the prefix
+ENDS = 3  # "/*.php$": one "*", then a literal ending the path
+GLOB = 4  # several "*"
+GLOB_ENDS = 5  # several "*", and a final "$"
+
+# A compiled rule: (priority, allow, line, kind, last piece, middle pieces, normalised
+# pattern). Priority is the pattern's length, as in Google's parser; line 0 is no line.
+Entry = tuple[int, bool, int, int, str, "tuple[str, ...]", str]
+
+
+def compile_pattern(pattern: str) -> tuple[str, int, str, tuple[str, ...]]:
+    """(literal prefix, kind, last literal piece, literal pieces between the "*"s)."""
+    anchored = pattern.endswith("$")  # "$" is special only as the last character
+    body = pattern[:-1] if anchored else pattern
+    if "*" not in body:
+        return body, EXACT if anchored else PLAIN, "", ()
+    pieces = body.split("*")
+    if len(pieces) > 2:
+        middles = tuple(filter(None, pieces[1:-1]))  # "**" is "*"
+        if middles:
+            return pieces[0], GLOB_ENDS if anchored else GLOB, pieces[-1], middles
+    return pieces[0], ENDS if anchored else FIND, pieces[-1], ()
+
+
+def tail_matches(path: str, start: int, kind: int, last: str, middles: tuple[str, ...]) -> bool:
+    """Match what follows a literal prefix already found at ``path[:start]``.
+
+    Greedy leftmost placement of each literal piece is enough for "*" globbing, and each
+    ``str.find`` is linear, so no input can make this backtrack.
+    """
+    if kind == PLAIN:
+        return True
+    if kind == EXACT:
+        return len(path) == start
+    for piece in middles:
+        found = path.find(piece, start)
+        if found < 0:
+            return False
+        start = found + len(piece)
+    if kind in (FIND, GLOB):
+        return path.find(last, start) >= 0
+    return len(path) - len(last) >= start and path.endswith(last)
+
+
+def pattern_matches(path: str, pattern: str) -> bool:
+    """Whether a normalised robots.txt ``pattern`` matches a normalised URL ``path``.
+
+    Anchored at the start; "*" matches any run of characters, a final "$" anchors the
+    end. ``pattern_matches("/a/x.php", "/*.php$") is True``.
+    """
+    prefix, kind, last, middles = compile_pattern(pattern)
+    return path.startswith(prefix) and tail_matches(path, len(prefix), kind, last, middles)

@@ -47,13 +47,14 @@ class RobotsPolicySettings:
     robotstxt_user_agent: str | None = None  # ROBOTSTXT_USER_AGENT
     default_headers_user_agent: str | None = None  # User-Agent in DEFAULT_REQUEST_HEADERS
     user_agent: str = ""  # USER_AGENT
-    # Page-level directives (spider.py).
+    # Page-level directives: whether the spider middleware runs, and where it puts them
+    # on items (spider.py); what a page's directives drop (pagepolicy.py).
     directives_obey: bool = True
+    item_field: str | None = None
     drop_noindex: bool = True
     obey_nofollow: bool = True
     nofollow_links_only: bool = False
     obey_rel_nofollow: bool = False
-    item_field: str | None = None
 
     @classmethod
     def of(cls, crawler: Crawler) -> RobotsPolicySettings:

@@ -46,12 +46,14 @@ _DOWNLOAD_ASYNC = hasattr(ExecutionEngine, "download_async")
 
 
 class RobotsDownload:
-    """Downloads robots.txt URLs with ``priority``, counting Scrapy's ``robotstxt/`` stats."""
+    """Downloads robots.txt URLs with ``priority``, counting Scrapy's ``robotstxt/`` stats
+    (or those of another per-origin document: ``stats`` is the prefix)."""
 
-    def __init__(self, crawler: Crawler, settings: RobotsPolicySettings, priority: int
-                 ) -> None:
+    def __init__(self, crawler: Crawler, settings: RobotsPolicySettings, priority: int,
+                 stats: str = "robotstxt") -> None:
         self._crawler = crawler
         self._stats = crawler.stats
+        self._prefix = stats
         self._priority = priority
         self._timeout = settings.fetch_timeout
         self._max_size = settings.fetch.max_size
@@ -78,7 +80,7 @@ class RobotsDownload:
                 _RECEIVED: 0,
             },
         )
-        self._stats.inc_value("robotstxt/request_count")
+        self._stats.inc_value(f"{self._prefix}/request_count")
         # Listen to bytes_received only while a robots.txt downloads: the signal is sent
         # for every chunk of every response of the crawl.
         if not self._downloading:
@@ -87,7 +89,7 @@ class RobotsDownload:
         try:
             response = await self._engine_download(request)
         except IgnoreRequest as exc:
-            self._stats.inc_value(f"robotstxt/exception_count/{type(exc)}")
+            self._stats.inc_value(f"{self._prefix}/exception_count/{type(exc)}")
             downloaded = request.meta.get(_DOWNLOADED)
             if downloaded is None:
                 # Refused before any download (HttpCacheMiddleware with
@@ -96,7 +98,7 @@ class RobotsDownload:
             return self._salvaged(downloaded, exc)
         except Exception as exc:
             # Scrapy's own key format, e.g. "robotstxt/exception_count/<class '...'>".
-            self._stats.inc_value(f"robotstxt/exception_count/{type(exc)}")
+            self._stats.inc_value(f"{self._prefix}/exception_count/{type(exc)}")
             return Fetched(None, error=_error_summary(exc))
         finally:
             self._downloading -= 1
@@ -119,8 +121,8 @@ class RobotsDownload:
         return await maybe_deferred_to_future(engine.download(request))
 
     def _count_response(self, response: Response) -> None:
-        self._stats.inc_value("robotstxt/response_count")
-        self._stats.inc_value(f"robotstxt/response_status_count/{response.status}")
+        self._stats.inc_value(f"{self._prefix}/response_count")
+        self._stats.inc_value(f"{self._prefix}/response_status_count/{response.status}")
 
     def _salvaged(self, response: Response, exc: IgnoreRequest) -> Fetched:
         """A downloaded robots.txt that a middleware refused: its decompressed head, if any.

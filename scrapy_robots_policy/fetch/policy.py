@@ -14,14 +14,17 @@ clock is injected), so each rule can be tested with a fake clock and changed in 
 from __future__ import annotations
 
 import enum
+import hashlib
 import math
 import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
+from functools import cached_property
 from urllib.parse import urljoin, urlsplit
 
+from scrapy_robots_policy.fetch.document import ROBOTS_TXT, Document
 from scrapy_robots_policy.robotstxt import RobotsTxt
 
 DAY = 86400.0
@@ -106,6 +109,11 @@ class Entry:
     def unreachable(self) -> bool:
         return self.fetched_at is None
 
+    @cached_property
+    def sha256(self) -> str | None:
+        """The hex sha256 of ``body``, for compliance records: hashed once per entry."""
+        return None if self.body is None else hashlib.sha256(self.body).hexdigest()
+
 
 class Lookup(enum.Enum):
     USE = "use"  # fresh: decide with it
@@ -136,9 +144,11 @@ class Policy:
     """The fetch outcomes of SPEC.md section 2 and the cache rules, with an injected clock."""
 
     def __init__(self, settings: PolicySettings | None = None,
-                 now: Callable[[], float] | None = None) -> None:
+                 now: Callable[[], float] | None = None, document: Document = ROBOTS_TXT
+                 ) -> None:
         self.settings = settings or PolicySettings()
         self.now: Callable[[], float] = now or time.time
+        self.document = document
 
     # -- one answer -----------------------------------------------------------------------
 
@@ -158,6 +168,9 @@ class Policy:
         if 200 <= status < 300:
             body = fetched.body[: self.settings.max_size]
             cut = ", cut" if fetched.truncated or len(fetched.body) > len(body) else ""
+            if not self.document.rules:  # a body for its own reader (Entry.body)
+                return Answer(RobotsTxt.allow_all(), True, f"{status}, {len(body)} bytes{cut}",
+                              status, self.ttl(fetched.cache_control), body=body)
             rules = RobotsTxt.parse(body)
             unparsable = _unparsable(rules, body)
             return Answer(rules, True, f"{status}, {len(body)} bytes{cut}"

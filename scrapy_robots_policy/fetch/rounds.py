@@ -23,7 +23,7 @@ from scrapy_robots_policy.fetch.closing import CrawlClosing
 from scrapy_robots_policy.fetch.download import RobotsDownload
 from scrapy_robots_policy.fetch.machine import Download, NextStep, RobotsFetch, Settled
 from scrapy_robots_policy.fetch.policy import Entry, Policy
-from scrapy_robots_policy.origin import Origin, robots_url
+from scrapy_robots_policy.origin import Origin
 from scrapy_robots_policy.robotstxt import RobotsTxt
 
 if TYPE_CHECKING:
@@ -56,6 +56,7 @@ class FetchRounds:
         self._policy = policy
         self._cache = cache
         self._download = download
+        self._document = policy.document
         self._closing = CrawlClosing(crawler)
         self._rounds: dict[Origin, _Round] = {}
 
@@ -89,8 +90,9 @@ class FetchRounds:
             if entry is None:
                 entry = await self._settle(origin, request)
         except Exception:
-            logger.exception("Error fetching the robots.txt of %(origin)s",
-                             {"origin": origin}, extra={"spider": spider})
+            logger.exception("Error fetching the %(document)s of %(origin)s",
+                             {"origin": origin, "document": self._document.name},
+                             extra={"spider": spider})
         finally:
             current = self._rounds.pop(origin, None)
             if entry is None:
@@ -100,9 +102,10 @@ class FetchRounds:
                 entry = Entry(RobotsTxt.disallow_all(), CLOSING if closing else "not fetched",
                               0.0, None)
                 if closing and current and current.waiters:
-                    logger.info("robots.txt of %(origin)s not settled: %(why)s; refusing "
+                    logger.info("%(document)s of %(origin)s not settled: %(why)s; refusing "
                                 "%(waiting)d waiting requests",
                                 {"origin": origin, "why": CLOSING,
+                                 "document": self._document.name,
                                  "waiting": len(current.waiters)}, extra={"spider": spider})
             else:
                 self._cache.put(origin, entry)
@@ -111,7 +114,8 @@ class FetchRounds:
 
     async def _settle(self, origin: Origin, request: Request) -> Entry | None:
         """Drive the fetch machine to its entry; ``None`` if the crawl closes first."""
-        machine = RobotsFetch(self._policy, robots_url(origin), self._cache.get(origin))
+        machine = RobotsFetch(self._policy, self._document.url(origin),
+                              self._cache.get(origin))
         while not self._closing.started():
             step: NextStep = machine.start()
             while isinstance(step, Download):
@@ -120,16 +124,17 @@ class FetchRounds:
             waiting = len(current.waiters) if current else 0
             if isinstance(step, Settled):
                 self._log_outcome(origin, step, waiting)
-                if step.answer.definitive and _ROBOTS_PARSED is not None:
+                if (step.answer.definitive and self._document.rules
+                        and _ROBOTS_PARSED is not None):
                     # As Scrapy's middleware does: its handlers may be coroutines.
                     await self._crawler.signals.send_catch_log_async(
                         signal=_ROBOTS_PARSED, robotparser=step.answer.rules, request=request)
                 return step.entry
-            self._stats.inc_value("robotstxt/retry_count")
-            logger.info("robots.txt of %(origin)s: %(why)s, retrying in %(wait).3g s "
+            self._stats.inc_value(f"{self._document.stats}/retry_count")
+            logger.info("%(document)s of %(origin)s: %(why)s, retrying in %(wait).3g s "
                         "(%(waiting)d requests waiting)",
                         {"origin": origin, "why": step.answer.summary, "wait": step.seconds,
-                         "waiting": waiting}, extra={"spider": self._crawler.spider})
+                         "waiting": waiting, "document": self._document.name}, extra={"spider": self._crawler.spider})
             await self._closing.sleep(step.seconds)
         return None
 
@@ -137,25 +142,26 @@ class FetchRounds:
         """The round's one INFO or WARNING line, and its stat."""
         entry, chain = settled.entry, settled.chain
         args = {"origin": origin, "why": settled.answer.summary, "waiting": waiting,
+                "document": self._document.name,
                 "via": f" (via {' -> '.join(chain[1:])})" if len(chain) > 1 else ""}
         extra = {"spider": self._crawler.spider}
-        outcome = settled.outcome
+        outcome, prefix = settled.outcome, self._document.stats
         if outcome == "unreachable":
-            self._stats.inc_value("robotstxt/unreachable_count")
-            logger.warning("robots.txt of %(origin)s unreachable: %(why)s%(via)s; refusing "
+            self._stats.inc_value(f"{prefix}/unreachable_count")
+            logger.warning("%(document)s of %(origin)s unreachable: %(why)s%(via)s; refusing "
                            "%(waiting)d waiting requests and those of the next %(hold).3g s",
                            {**args, "hold": entry.expires_at - self._policy.now()},
                            extra=extra)
         elif outcome == "stale":
-            self._stats.inc_value("robotstxt/stale_served_count")
-            logger.info("robots.txt of %(origin)s: refresh failed (%(why)s%(via)s), keeping "
+            self._stats.inc_value(f"{prefix}/stale_served_count")
+            logger.info("%(document)s of %(origin)s: refresh failed (%(why)s%(via)s), keeping "
                         "the copy fetched %(age).0f s ago", {**args, "age": self._policy.now()
                                                              - (entry.fetched_at or 0.0)},
                         extra=extra)
         elif outcome == "not_fetched":
-            self._stats.inc_value("robotstxt/not_fetched")
-            logger.warning("robots.txt of %(origin)s: %(why)s%(via)s", args, extra=extra)
+            self._stats.inc_value(f"{prefix}/not_fetched")
+            logger.warning("%(document)s of %(origin)s: %(why)s%(via)s", args, extra=extra)
         else:
             if settled.answer.unparsable:
-                self._stats.inc_value("robotstxt/unparsable_count")
-            logger.info("robots.txt of %(origin)s: %(why)s%(via)s", args, extra=extra)
+                self._stats.inc_value(f"{prefix}/unparsable_count")
+            logger.info("%(document)s of %(origin)s: %(why)s%(via)s", args, extra=extra)

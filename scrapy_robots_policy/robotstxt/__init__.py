@@ -11,7 +11,8 @@ the parser emits line events to handlers and the matcher is one of them:
   ``Matcher``; ``patterns``: percent-encoding, the pattern compiler and the one tail
   matcher; ``matcher``: longest match wins over the rules filed by literal prefix;
   ``crowd``: the gram index the matcher uses when many rules share a prefix.
-* ``sitemaps``; ``report``: ``explain``; ``facade``: ``RobotsTxt``.
+* ``sitemaps``; ``usage``: Content-Signal and Content-Usage lines; ``report``:
+  ``explain``; ``facade``: ``RobotsTxt``.
 
 Where Google's parser and RFC 9309 disagree, Google wins, except for percent-encoding,
 where RFC 9309 sections 2.2.2 and 2.2.3 are followed (see ``normalize_path``), and for
@@ -28,6 +29,7 @@ from .lines import MAX_BYTES, MAX_LINE
 from .matcher import Decision, Rule
 from .patterns import normalize_path, normalize_pattern, pattern_matches
 from .report import Explanation
+from .usage import UsageLine
 
 __all__ = [
     "MAX_BYTES",
@@ -36,6 +38,7 @@ __all__ = [
     "Explanation",
     "RobotsTxt",
     "Rule",
+    "UsageLine",
     "normalize_path",
     "normalize_pattern",
     "pattern_matches",

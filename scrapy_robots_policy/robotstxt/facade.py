@@ -4,7 +4,8 @@ Built for a crawler that parses one file per origin and then asks about every re
 parsing only assembles the groups (``agents``); the first question for a user agent reads
 the rule lines of the groups that apply to it, and only those (``rules``), into a
 ``Matcher`` cached per agent; a question is then a path extraction, a percent-encoding
-check and a walk of that matcher.
+check and a walk of that matcher. Usage lines (Content-Signal, Content-Usage) are read on
+the first question about them (``usage``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from .patterns import normalize_path, split_url
 from .report import Explanation, explain
 from .rules import build
 from .sitemaps import sitemap_urls
+from .usage import UsageIndex, UsageLine, applying, index_usage
 
 _MAX_CACHED_AGENTS = 64
 
@@ -32,6 +34,7 @@ class RobotsTxt:
         "_sitemaps",
         "_spans",
         "_star",
+        "_usage",
     )
 
     def __init__(
@@ -51,6 +54,7 @@ class RobotsTxt:
         self._fallback = fallback  # what applies when no group does
         self._matchers: dict[str | bytes | None, Matcher] = {}
         self._sitemaps: tuple[str, ...] | None = None
+        self._usage: UsageIndex | None = None
         # "scheme://authority/" of the last URL asked about: one robots.txt serves one
         # origin, so the next URL almost always starts with it and its path is a slice.
         self._origin = ""
@@ -85,14 +89,46 @@ class RobotsTxt:
         matcher = self._matchers.get(user_agent) or self._matcher_for(user_agent)
         return as_decision(matcher.best(self._path(url)))
 
+    def decide_named(self, url: str, token: str) -> Decision | None:
+        """The decision of the groups that name ``token`` ("GPTBot", "Google-Extended"), or
+        None when no group names it: the ``*`` group does not count, so a crawler can also
+        obey the groups written for other products' tokens."""
+        if not self._named(product_token(token)):
+            return None
+        matcher = self._matchers.get(token) or self._matcher_for(token)
+        return as_decision(matcher.best(self._path(url)))
+
     def explain(self, url: str, user_agent: str) -> Explanation:
         """The group chosen for ``user_agent`` and every rule of it matching ``url``."""
         token = product_token(user_agent)
-        named = naming(self._data, self._spans, self._agents, utf8(token))
+        named = self._named(token)
         kind = "specific" if named else ("*" if self._star else "none")
         matcher = self._matchers.get(user_agent) or self._matcher_for(user_agent)
         path = self._path(url)
         return explain(self._data, self._spans, named or self._star, kind, token, matcher, path)
+
+    def usage_lines(self, url: str, user_agent: str) -> tuple[UsageLine, ...]:
+        """The Content-Signal and Content-Usage lines that apply to ``url`` for
+        ``user_agent``, in file order (which ones: see ``robotstxt.usage``)."""
+        usage = self._usage_index()
+        if not usage.outside and not usage.by_group:
+            return ()
+        groups = self._named(product_token(user_agent)) or self._star
+        return applying(usage, groups, self._path(url))
+
+    @property
+    def usage_lines_unread(self) -> int:
+        """How many usage lines were past the number read (``usage.MAX_USAGE_LINES``)."""
+        return self._usage_index().unread
+
+    def _usage_index(self) -> UsageIndex:
+        if self._usage is None:
+            self._usage = index_usage(self._data, self._spans)
+        return self._usage
+
+    def _named(self, token: str) -> list[int]:
+        """The groups naming a product token (never the ``*`` group)."""
+        return naming(self._data, self._spans, self._agents, utf8(token))
 
     @property
     def group_count(self) -> int:

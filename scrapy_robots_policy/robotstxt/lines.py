@@ -4,7 +4,7 @@ Every scanner of the engine is built here from one grammar (leading blanks, a ke
 recognised by its prefix, a separator, a value), so there is one definition of what a
 line is. A scanner's matches are the line events its consumer handles: user-agent lines
 (group assembly, explain), rule lines (where a group's run of user-agent lines ends),
-every line of a group (the rules builder) and sitemap lines.
+every line of a group (the rules builder), sitemap lines and usage lines.
 
 Scanners work on bytes, after line breaks were normalised to b"\\n" (Google works on raw
 octets; invalid UTF-8 can never raise), except ``GROUP_LINE``, which reads a group decoded
@@ -86,6 +86,8 @@ GROUP_LINE = re.compile(
     re.ASCII | re.MULTILINE,
 )
 SITEMAP_LINE = _bytes(rf"{_BLANKS}(?i:{_SITEMAP}){_SEPARATOR}{_VALUE}")
+# Usage lines (see ``usage``): the key as written (either name, by its prefix) and the value.
+USAGE_LINE = _bytes(rf"{_BLANKS}(?i:(content-signal|content-usage)){_SEPARATOR}{_VALUE}")
 
 
 # --- the octets -------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """The aipref vocabulary: a statement of preference (``train-ai=n, search=y``), as
-draft-ietf-aipref-vocab-07 section 5 reads it, mapped onto our purposes.
+draft-ietf-aipref-vocab-07 section 6 reads it, mapped onto our purposes.
 
 The statement is an RFC 9651 Dictionary, parsed with ``http_sf``; a label takes the Token
 ``y`` (allowed) or ``n`` (disallowed). Anything else leaves the preference unknown: a

@@ -38,10 +38,11 @@ def _read_meta(tags: Iterable[tuple[str, str]], agent: str) -> _Reading:
     read = 0
     usage: list[tuple[str, str]] = []
     for meta_name, content in tags:
-        scope = _meta_scope(meta_name, agent)
+        lowered = meta_name.strip().lower()
+        scope = _meta_scope(lowered, agent)
         if scope is None:
-            if _is_usage_meta(meta_name) and len(usage) < _MAX_USAGE_TAGS:
-                usage.append((meta_name.strip().lower(), content[:_MAX_VALUE_CHARS]))
+            if lowered in USAGE_META_NAMES and len(usage) < _MAX_USAGE_TAGS:
+                usage.append((lowered, content[:_MAX_VALUE_CHARS]))
             continue
         if read == _MAX_VALUES:
             cut.append(f"robots meta tags after the first {_MAX_VALUES} not read")
@@ -58,14 +59,9 @@ def _read_meta(tags: Iterable[tuple[str, str]], agent: str) -> _Reading:
     return reading
 
 
-def _is_usage_meta(meta_name: str) -> bool:
-    return meta_name.strip().lower() in USAGE_META_NAMES
-
-
-def _meta_scope(meta_name: str, agent: str) -> str | None:
-    """Whom a meta tag's name addresses if it is for us: ``robots`` or ``agent`` (a
-    product token); None for every other meta tag."""
-    scope = meta_name.strip().lower()
+def _meta_scope(scope: str, agent: str) -> str | None:
+    """Whom a meta tag's name (stripped, lower-cased) addresses if it is for us:
+    ``robots`` or ``agent`` (a product token); None for every other meta tag."""
     if scope == ALL_AGENTS:
         return scope
     # Most meta tags (description, viewport...) fail the cheap test.
@@ -99,8 +95,9 @@ def _meta_tags(selector: Any, agent: str,
             name = node.get("name")
             if name is None:
                 continue
-            robots = _meta_scope(name, agent) is not None
-            if not robots and (usage == _MAX_USAGE_TAGS or not _is_usage_meta(name)):
+            lowered = name.strip().lower()
+            robots = _meta_scope(lowered, agent) is not None
+            if not robots and (usage == _MAX_USAGE_TAGS or lowered not in USAGE_META_NAMES):
                 continue
             content = content_of(node)
             if content is None:

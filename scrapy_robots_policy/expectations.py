@@ -14,7 +14,7 @@ from scrapy_robots_policy.directives import RobotsDirectives
 
 #: ``@meta_robots`` tokens that are a boolean attribute of RobotsDirectives.
 FLAGS = ("noindex", "nofollow", "noarchive", "nosnippet", "notranslate", "noimageindex",
-         "indexifembedded")
+         "indexifembedded", "noai", "noimageai")
 #: Tokens that take a value (``max-snippet:20``); the value must be the effective one.
 VALUED = {"max-snippet": "max_snippet", "max-video-preview": "max_video_preview",
           "max-image-preview": "max_image_preview", "unavailable_after": "unavailable_after"}

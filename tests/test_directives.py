@@ -97,7 +97,8 @@ DIRECTIVE_EXAMPLES = [
     ("max-video-preview:", R()),
     ("unavailable_after: someday, noindex", R(noindex=True)),
     ("unavailable_after:", R()),
-    ("noai, noindex", R(noindex=True)),
+    ("noml, noindex", R(noindex=True)),
+    ("noai, NOIMAGEAI", R(noai=True, noimageai=True)),
     (",, ,noindex,,", R(noindex=True)),
 ]
 
@@ -197,14 +198,14 @@ def test_provenance_tells_which_directive_from_where():
 
 def test_tokens_dict_and_unknown_directives_for_user_code():
     directives = R.from_x_robots_tag(
-        ["noindex, max-snippet:20, max-image-preview:standard, noai",
+        ["noindex, max-snippet:20, max-image-preview:standard, noml",
          "unavailable_after: 2020-01-01"], "mybot")
     assert directives.tokens == {"noindex", "max-snippet:20", "max-image-preview:standard",
                                  "unavailable_after:2020-01-01T00:00:00+00:00"}
     assert directives.as_dict() == {"noindex": True, "max_snippet": 20,
                                     "max_image_preview": "standard",
                                     "unavailable_after": "2020-01-01T00:00:00+00:00"}
-    assert [d.name for d in directives.others] == ["noai"]
+    assert [d.name for d in directives.others] == ["noml"]
     assert R().as_dict() == {}
 
 
@@ -265,3 +266,13 @@ def test_huge_inputs_finish():
 def test_problems_are_bounded():
     directives = R.from_x_robots_tag(["max-snippet:x, " * 10_000], "mybot")
     assert 0 < len(directives.problems) <= 20
+
+
+def test_noai_and_noimageai_are_flags_like_the_others():
+    directives = R.from_x_robots_tag(["otherbot: noai", "mybot: noimageai"], "MyBot/1.0")
+    assert directives == R(noimageai=True)
+    assert directives.as_dict() == {"noimageai": True}
+    assert str(directives.decided_by("noimageai")) == \
+        "noimageai (from X-Robots-Tag: mybot: noimageai)"
+    from_meta = R.from_meta([("mybot", "noai"), ("robots", "index")], "mybot")
+    assert from_meta.noai and from_meta.tokens == {"noai"}

@@ -144,3 +144,29 @@ def test_an_agent_without_product_token_only_sees_robots():
     html = '<meta name="" content="noindex"><meta name="robots" content="nofollow">'
     assert R.from_html(html, "") == R(nofollow=True)
     assert R.from_x_robots_tag([": noindex", "nofollow"], "") == R(nofollow=True)
+
+
+def test_tdmrep_meta_tags_come_from_the_same_pass_bounded() -> None:
+    html = ('<html><head><meta name="TDM-Reservation" content="1">'
+            '<meta name="tdm-policy" content="https://example.com/policy.json">'
+            '<meta name="robots" content="noai, noimageai">'
+            + '<meta name="tdm-reservation" content="0">' * 50
+            + '<meta name="tdm-policy">' + "</head><body>x</body></html>")
+    response = HtmlResponse("https://example.com/", body=html.encode(),
+                            headers={"X-Robots-Tag": "noindex"})
+    directives = R.from_response(response, "mybot")
+    assert directives == R(noindex=True, noai=True, noimageai=True)
+    assert directives.usage_meta == (
+        ("tdm-reservation", "1"), ("tdm-policy", "https://example.com/policy.json"),
+        ("tdm-reservation", "0"), ("tdm-reservation", "0"))
+    assert R.from_html(html, "mybot").usage_meta == directives.usage_meta
+
+
+def test_a_page_with_only_tdmrep_meta_tags_is_not_blank() -> None:
+    directives = R.from_html('<meta name="tdm-reservation" content="1">', "mybot")
+    assert directives == R() and directives.usage_meta == (("tdm-reservation", "1"),)
+    assert R().combine(directives).usage_meta == (("tdm-reservation", "1"),)
+    # Robots meta tags are still bounded on their own, whatever the TDMRep tags.
+    many = '<meta name="tdm-reservation" content="1">' * 40 + \
+        '<meta name="robots" content="noindex">'
+    assert R.from_html(many, "mybot").noindex

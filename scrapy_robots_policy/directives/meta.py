@@ -1,5 +1,6 @@
 """Robots meta tags: which ``<meta>`` elements of a parsed document address us (``robots``
-and our crawler's name), and how much of them is read."""
+and our crawler's name), and how much of them is read; in the same pass, the TDMRep tags
+(``USAGE_META_NAMES``), which ``usage.tdmrep`` reads."""
 
 from __future__ import annotations
 
@@ -19,20 +20,29 @@ from scrapy_robots_policy.directives.lists import (
 from scrapy_robots_policy.directives.vocabulary import (
     ALL_AGENTS,
     META,
+    USAGE_META_NAMES,
     Directive,
     _addressee,
     _quoted,
 )
 
+#: TDMRep meta tags kept per page (one of each is the norm).
+_MAX_USAGE_TAGS = 4
+
 
 def _read_meta(tags: Iterable[tuple[str, str]], agent: str) -> _Reading:
     """The directives of ``(name, content)`` meta tag pairs for ``robots`` or ``agent`` (a
-    product token), folded; other names are skipped, at most _MAX_VALUES tags read."""
+    product token), folded, at most _MAX_VALUES tags read; the TDMRep tags are kept as
+    ``usage_meta``, other names skipped."""
     found, folded, problems, cut = reading = _new_reading()
     read = 0
+    usage: list[tuple[str, str]] = []
     for meta_name, content in tags:
-        scope = _meta_scope(meta_name, agent)
+        lowered = meta_name.strip().lower()
+        scope = _meta_scope(lowered, agent)
         if scope is None:
+            if lowered in USAGE_META_NAMES and len(usage) < _MAX_USAGE_TAGS:
+                usage.append((lowered, content[:_MAX_VALUE_CHARS]))
             continue
         if read == _MAX_VALUES:
             cut.append(f"robots meta tags after the first {_MAX_VALUES} not read")
@@ -44,13 +54,14 @@ def _read_meta(tags: Iterable[tuple[str, str]], agent: str) -> _Reading:
             name, value = _name_value(piece)
             if name:
                 _collect(found, folded, problems, Directive(name, value, META, scope, raw))
+    if usage:
+        folded["usage_meta"] = tuple(usage)
     return reading
 
 
-def _meta_scope(meta_name: str, agent: str) -> str | None:
-    """Whom a meta tag's name addresses if it is for us: ``robots`` or ``agent`` (a
-    product token); None for every other meta tag."""
-    scope = meta_name.strip().lower()
+def _meta_scope(scope: str, agent: str) -> str | None:
+    """Whom a meta tag's name (stripped, lower-cased) addresses if it is for us:
+    ``robots`` or ``agent`` (a product token); None for every other meta tag."""
     if scope == ALL_AGENTS:
         return scope
     # Most meta tags (description, viewport...) fail the cheap test.
@@ -65,9 +76,10 @@ def _meta_tags(selector: Any, agent: str,
                size: int | None = None) -> tuple[tuple[str, str], ...]:
     """The (name, content) pairs of a parsed document's meta tags for ``robots`` or
     ``agent`` that have both, in document order: as many as from_meta reads, and one more
-    so that it sees there were more. Other meta tags' contents are never read, so a page
-    of 100,000 meta tags costs a walk over them, not 100,000 pairs. ``size``, when known,
-    is the document's length (bytes or characters): no value is longer."""
+    so that it sees there were more; and the first TDMRep tags (``usage_meta``). Other
+    meta tags' contents are never read, so a page of 100,000 meta tags costs a walk over
+    them, not 100,000 pairs. ``size``, when known, is the document's length (bytes or
+    characters): no value is longer."""
     root = getattr(selector, "root", None)
     if not isinstance(root, etree._Element):  # a JSON or text selector has no tags
         return ()
@@ -77,16 +89,23 @@ def _meta_tags(selector: Any, agent: str,
     # lxml's own iteration is several times faster than an XPath with translate(), and
     # unlike an XPath's answer it is not a list of every meta element.
     tags = []
+    read = usage = 0
     for top in _top_level(root):
         for node in top.iter("{*}meta"):
             name = node.get("name")
-            if name is None or _meta_scope(name, agent) is None:
+            if name is None:
+                continue
+            lowered = name.strip().lower()
+            robots = _meta_scope(lowered, agent) is not None
+            if not robots and (usage == _MAX_USAGE_TAGS or lowered not in USAGE_META_NAMES):
                 continue
             content = content_of(node)
             if content is None:
                 continue
             tags.append((name, content))
-            if len(tags) > _MAX_VALUES:
+            if not robots:
+                usage += 1
+            elif (read := read + 1) > _MAX_VALUES:
                 return tuple(tags)
     return tuple(tags)
 

@@ -35,7 +35,9 @@ class RobotsDirectives:
     ``sources`` keeps the applicable directives in document order (the first 64, and the
     deciding ones among the rest), ``problems`` values that were ignored, ``errors`` what
     could not be read at all and ``cut`` what was left unread because it was too long or
-    too many; none of them takes part in equality.
+    too many; ``usage_meta`` the (name, content) pairs of the page's TDMRep meta tags
+    (``tdm-reservation``, ``tdm-policy``), read in the same pass for ``usage.tdmrep``;
+    none of them takes part in equality.
     """
 
     noindex: bool = False
@@ -45,6 +47,8 @@ class RobotsDirectives:
     notranslate: bool = False
     noimageindex: bool = False
     indexifembedded: bool = False
+    noai: bool = False
+    noimageai: bool = False
     max_snippet: int | None = None
     max_video_preview: int | None = None
     max_image_preview: str | None = None
@@ -53,6 +57,7 @@ class RobotsDirectives:
     problems: tuple[str, ...] = field(default=(), compare=False, repr=False)
     errors: tuple[str, ...] = field(default=(), compare=False, repr=False)
     cut: tuple[str, ...] = field(default=(), compare=False, repr=False)
+    usage_meta: tuple[tuple[str, str], ...] = field(default=(), compare=False, repr=False)
 
     # --- construction -------------------------------------------------------------
 
@@ -60,7 +65,7 @@ class RobotsDirectives:
     def _fold(cls, found: list[tuple[Directive, dict[str, Any]]], values: dict[str, Any],
               problems: list[str], cut: list[str]) -> RobotsDirectives:
         """The directives ``_collect`` gathered into ``found`` and folded into ``values``."""
-        if not found and not problems and not cut:
+        if not found and not problems and not cut and not values:
             return _BLANK
         values["sources"] = _kept_sources(found, values)
         values["problems"] = tuple(problems[:_MAX_PROBLEMS])
@@ -150,6 +155,7 @@ class RobotsDirectives:
         problems = list(self.problems)
         errors = list(self.errors)
         cut = list(self.cut)
+        usage_meta = list(self.usage_meta)
         for other in others:
             for name in values:
                 values[name] = _stricter(name, values[name], getattr(other, name))
@@ -157,15 +163,17 @@ class RobotsDirectives:
             problems.extend(other.problems)
             errors.extend(other.errors)
             cut.extend(other.cut)
+            usage_meta.extend(other.usage_meta)
         kept = _kept_sources([(d, _effect(d.name, d.value) or {}) for d in sources], values) \
             if len(sources) > _MAX_SOURCES else tuple(sources)
         values.update(sources=kept, problems=tuple(problems[:_MAX_PROBLEMS]),
-                      errors=tuple(errors), cut=tuple(cut))
+                      errors=tuple(errors), cut=tuple(cut), usage_meta=tuple(usage_meta))
         return self._make(values)
 
     def _blank(self) -> bool:
         """Nothing found at all: combining with it changes nothing (the common case)."""
-        return not (self.sources or self.problems or self.errors or self.cut) and self == _BLANK
+        return not (self.sources or self.problems or self.errors or self.cut
+                    or self.usage_meta) and self == _BLANK
 
     def indexable(self, now: datetime | None = None) -> bool:
         """False for noindex (or ``none``), or once ``unavailable_after`` has passed."""
@@ -196,7 +204,7 @@ class RobotsDirectives:
 
     @property
     def others(self) -> tuple[Directive, ...]:
-        """Directives this class has no attribute for (``noai``, ...), for user code."""
+        """Directives this class has no attribute for (``noml``, ...), for user code."""
         return tuple(d for d in self.sources if d.name not in _FLAGS and d.name not in _VALUED)
 
     @property

@@ -20,7 +20,13 @@ _VALUED = frozenset({"max-snippet", "max-image-preview", "max-video-preview", "u
 _FLAGS = frozenset({
     "all", "index", "follow", "noindex", "nofollow", "none", "noarchive", "nosnippet",
     "notranslate", "noimageindex", "indexifembedded",
+    # DeviantArt's convention, also honoured by other sites: no AI use of the page's
+    # content (noai) or of its images (noimageai); ``usage.noai`` maps them to purposes.
+    "noai", "noimageai",
 })
+#: Meta tag names read beside the robots ones, in the same pass: TDMRep's page-level
+#: declaration (``usage.tdmrep`` reads them).
+USAGE_META_NAMES = frozenset({"tdm-reservation", "tdm-policy"})
 
 #: Characters of a value quoted as provenance (``Directive.raw``) and so in log lines.
 _MAX_QUOTED_CHARS = 200

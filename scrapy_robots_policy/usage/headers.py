@@ -1,0 +1,71 @@
+"""Usage signals in response headers: ``Content-Usage`` (draft-ietf-aipref-attach-05
+section 2: an RFC 9651 Dictionary in the aipref vocabulary) and TDMRep's
+``tdm-reservation`` / ``tdm-policy``. Plain values in, so no Scrapy here: the caller
+passes each header's values as it got them (str or bytes)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from scrapy_robots_policy.directives.lists import _MAX_VALUE_CHARS, _MAX_VALUES, _text
+from scrapy_robots_policy.directives.vocabulary import _quoted
+
+from .aipref import preferences
+from .purposes import TDM_HEADER, USAGE_HEADER, Signal
+from .reading import Reading
+from .tdmrep import TdmDeclaration, declared
+
+
+@dataclass(frozen=True, slots=True)
+class HeaderReading:
+    """What a response's headers say: the Content-Usage signals, and the TDM declaration
+    to weigh with tdmrep.json and the meta tags (``tdmrep.tdm_signals``)."""
+
+    content_usage: Reading
+    tdm: TdmDeclaration
+
+
+def header_signals(content_usage: Iterable[str | bytes] = (),
+                   tdm_reservation: Iterable[str | bytes] = (),
+                   tdm_policy: Iterable[str | bytes] = ()) -> HeaderReading:
+    """Read the values of the three headers; at most 32 values of each, 4096 characters
+    of each value, as for X-Robots-Tag."""
+    problems: list[str] = []
+    usage = _content_usage(_bounded(content_usage, "Content-Usage", problems), problems)
+    unread: list[str] = []
+    tdm = declared([(value, f"tdm-reservation: {_quoted(value)}")
+                    for value in _bounded(tdm_reservation, "tdm-reservation", unread)],
+                   _bounded(tdm_policy, "tdm-policy", unread), TDM_HEADER)
+    if unread:
+        tdm = replace(tdm, problems=(*unread, *tdm.problems))
+    return HeaderReading(usage, tdm)
+
+
+def _content_usage(values: list[str], problems: list[str]) -> Reading:
+    """Several field lines of one header are one Dictionary (RFC 9651 section 4.2)."""
+    if not values:
+        return Reading(problems=tuple(problems))
+    joined = ", ".join(values)
+    evidence = f"Content-Usage: {_quoted(joined)}"
+    found, troubles = preferences(joined.encode("latin-1", errors="replace"))
+    problems.extend(f"{evidence}: {trouble}" for trouble in troubles)
+    signals = tuple(Signal(purpose, allowed, USAGE_HEADER, evidence)
+                    for _, purpose, allowed in found)
+    return Reading(signals, tuple(problems))
+
+
+def _bounded(values: Iterable[str | bytes], name: str, problems: list[str]) -> list[str]:
+    """The values read of one header, as text; what was left unread is a problem."""
+    read: list[str] = []
+    for value in values:
+        if len(read) == _MAX_VALUES:
+            problems.append(f"{name} values after the first {_MAX_VALUES} not read")
+            break
+        text = _text(value)
+        if len(text) > _MAX_VALUE_CHARS:
+            problems.append(f"{name} value longer than {_MAX_VALUE_CHARS} characters: "
+                            "not read")
+            continue
+        read.append(text)
+    return read

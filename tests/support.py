@@ -10,13 +10,16 @@ from __future__ import annotations
 import contextlib
 import logging
 import multiprocessing
+import shutil
 import socket
+import subprocess
 import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 
@@ -235,3 +238,106 @@ def idle_crawler(spider_cls: type, settings: dict[str, Any] | None = None) -> An
                                    **(settings or {})})
     crawler._apply_settings()
     return crawler
+
+
+@dataclass
+class RedisServer:
+    """A real ``redis-server`` on 127.0.0.1, started (empty, no persistence) by a test."""
+
+    port: int
+    proc: Any
+    command: list[str]
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def client(self) -> Any:
+        import redis
+
+        return redis.Redis(port=self.port)
+
+    def kill(self) -> None:
+        self.proc.kill()
+        self.proc.wait(10)
+
+    def restart(self) -> None:
+        """Start it again on the same port (empty), and wait until it answers."""
+        self.proc = subprocess.Popen(self.command, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
+        _wait_for(lambda: self.client().ping(), f"redis-server on port {self.port}")
+
+    @classmethod
+    def start(cls, *options: str, below: int = 65536) -> RedisServer:
+        """Start one on a free port below ``below``, and wait until it answers."""
+        exe = shutil.which("redis-server")
+        if exe is None:
+            raise RuntimeError("redis-server is not installed (apt-get install redis-server)")
+        port = next(p for p in free_ports(1000) if p < below)
+        server = cls(port, None, [exe, "--port", str(port), "--bind", "127.0.0.1",
+                                  "--save", "", "--appendonly", "no", *options])
+        try:
+            server.restart()
+        except BaseException:
+            server.stop()
+            raise
+        return server
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.kill()
+
+
+@dataclass
+class RedisCluster:
+    """Real ``redis-server`` masters in cluster mode (no replicas), created by a test."""
+
+    nodes: list[RedisServer]
+
+    @property
+    def url(self) -> str:
+        return "redis+cluster://" + ",".join(f"127.0.0.1:{n.port}" for n in self.nodes)
+
+    def client(self) -> Any:
+        from redis.cluster import RedisCluster as Client
+
+        return Client(host="127.0.0.1", port=self.nodes[0].port,
+                      require_full_coverage=False)
+
+    @classmethod
+    def start(cls, directory: Path, masters: int = 3) -> RedisCluster:
+        nodes: list[RedisServer] = []
+        try:
+            for _ in range(masters):
+                config = directory / f"nodes-{len(nodes)}.conf"
+                # Without full coverage, a dead master takes only its own slots down.
+                nodes.append(RedisServer.start(
+                    "--cluster-enabled", "yes", "--cluster-config-file", str(config),
+                    "--cluster-require-full-coverage", "no", "--dir", str(directory),
+                    below=55536))  # the cluster bus listens on the port + 10000
+            subprocess.run([shutil.which("redis-cli") or "redis-cli", "--cluster", "create",
+                            *(f"127.0.0.1:{n.port}" for n in nodes), "--cluster-replicas",
+                            "0", "--cluster-yes"], check=True, capture_output=True, timeout=60)
+            for node in nodes:
+                _wait_for(lambda n=node: n.client().execute_command("CLUSTER INFO")[
+                    "cluster_state"] == "ok", "cluster_state:ok")
+        except BaseException:
+            for node in nodes:
+                node.stop()
+            raise
+        return cls(nodes)
+
+    def stop(self) -> None:
+        for node in self.nodes:
+            node.stop()
+
+
+def _wait_for(check: Callable[[], Any], what: str, seconds: float = 20.0) -> None:
+    deadline = time.monotonic() + seconds
+    while True:
+        with contextlib.suppress(Exception):
+            if check():
+                return
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{what}: not ready after {seconds:.0f} s")
+        time.sleep(0.05)

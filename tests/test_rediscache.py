@@ -21,7 +21,8 @@ import pytest
 import redis
 from scrapy import Request, Spider
 
-from scrapy_robots_policy.cache.redis import RECONNECT_AFTER, RedisStore, decode, encode
+from scrapy_robots_policy.cache.outages import RECONNECT_AFTER
+from scrapy_robots_policy.cache.redis_store import RedisStore, decode, encode
 from scrapy_robots_policy.fetch.policy import Entry
 from scrapy_robots_policy.origin import origin_of
 from scrapy_robots_policy.robotstxt import RobotsTxt
@@ -40,6 +41,15 @@ class RedisServer:
     def kill(self) -> None:
         self.proc.kill()
         self.proc.wait(10)
+
+    def kill_once_written(self) -> None:
+        """Kill it once the answer fetched so far is written (the write runs in the
+        background of the request that asked for it)."""
+        for _ in range(100):
+            if self.client.keys("robots_policy:*"):
+                break
+            time.sleep(0.05)
+        self.kill()
 
     def restart(self) -> None:
         """Start it again on the same port (empty), and wait until it answers."""
@@ -138,7 +148,7 @@ def test_processes_sharing_redis_fetch_each_robots_txt_once_and_all_obey_it(
         assert not [line for line in r.log.splitlines()
                     if line.startswith(("WARNING", "ERROR"))]
     keys = sorted(k.decode() for k in redis_server.client.keys("robots_policy:*"))
-    assert keys == sorted(f"robots_policy:{s.origin}" for s in servers)  # leases released
+    assert keys == sorted(f"robots_policy:{{{s.origin}}}" for s in servers)  # leases released
     assert all(redis_server.client.ttl(k) > 0 for k in keys)
 
 
@@ -173,7 +183,7 @@ def test_a_process_whose_fetch_dies_with_it_is_taken_over_after_its_lease(
                 break
             time.sleep(0.05)
         first.kill()
-        lease_key = f"robots_policy:{s.origin}#lease"
+        lease_key = f"robots_policy:{{{s.origin}}}#lease"
         assert redis_server.client.exists(lease_key)  # held by a process that is gone
         second = run_crawl(Pages, settings(redis_server.url, **lease), start_urls=start)
     assert s.hits("/robots.txt") == 2  # the dead one's, then the one that took over
@@ -217,7 +227,7 @@ def test_redis_back_after_an_outage_is_used_again(redis_server: RedisServer) -> 
     page = {"Content-Type": "text/html"}
 
     def kill(seen: Seen) -> Reply:
-        redis_server.kill()
+        redis_server.kill_once_written()
         return Reply(body="<html>redis killed</html>", headers=page)
 
     def restart(seen: Seen) -> Reply:
@@ -237,8 +247,8 @@ def test_redis_back_after_an_outage_is_used_again(redis_server: RedisServer) -> 
     assert r.stat("robotstxt/redis_errors") == 1  # b's claim; c's went through
     assert [line for line in r.log.splitlines()
             if line.startswith("INFO") and "reachable again" in line]
-    assert redis_server.client.exists(f"robots_policy:{c.origin}")  # c's answer is shared
-    assert not redis_server.client.exists(f"robots_policy:{b.origin}")  # fetched while down
+    assert redis_server.client.exists(f"robots_policy:{{{c.origin}}}")  # c's answer is shared
+    assert not redis_server.client.exists(f"robots_policy:{{{b.origin}}}")  # fetched while down
 
 
 def test_redis_unreachable_from_the_start_does_not_stop_the_crawl() -> None:
@@ -267,7 +277,7 @@ def test_a_malformed_redis_url_is_an_error_in_the_log_not_a_stopped_crawl() -> N
 def test_an_unreadable_entry_in_redis_is_replaced_by_a_fetch_not_obeyed(
         redis_server: RedisServer) -> None:
     with LocalServer({"/robots.txt": Reply(body=ROBOTS)}) as s:
-        key = f"robots_policy:{s.origin}"
+        key = f"robots_policy:{{{s.origin}}}"
         redis_server.client.hset(key, mapping={"expires_at": time.time() + 3600,
                                                "kind": "pickle", "body": "?"})
         r = run_crawl(Pages, settings(redis_server.url),
@@ -299,7 +309,7 @@ def test_an_older_answer_never_overwrites_a_newer_one(redis_server: RedisServer)
             new, old = entry(NEW, 2000.0), entry(b"User-agent: *\nDisallow: /old", 1000.0)
             newer = await store.write(origin, new, 2000.0, 2000.0)
             older = await store.write(origin, old, 1000.0, 2001.0)  # the slow process
-            state, stored = await store.claim(origin, 2002.0, "t")
+            state, stored, _ = await store.claim(origin, 2002.0, "t")
             return newer, older, (state, stored)
         finally:
             await store.close()

@@ -15,8 +15,7 @@ from scrapy import signals
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.utils.httpobj import urlparse_cached
 
-from scrapy_robots_policy.cache.choose import make_cache
-from scrapy_robots_policy.crawldelay import CrawlDelay
+from scrapy_robots_policy.cache.choose import make_cache, make_crawl_delay
 from scrapy_robots_policy.fetch.download import RobotsDownload
 from scrapy_robots_policy.fetch.policy import Entry, Lookup, Policy
 from scrapy_robots_policy.fetch.rounds import CLOSING, FetchRounds
@@ -56,7 +55,7 @@ class RobotsPolicyDownloaderMiddleware:
         self._cache = make_cache(crawler, settings, self._policy)
         self._rounds = FetchRounds(crawler, self._policy, self._cache,
                                    RobotsDownload(crawler, settings, self.DOWNLOAD_PRIORITY))
-        self._crawl_delay = CrawlDelay(crawler, settings) if settings.crawl_delay else None
+        self._crawl_delay = make_crawl_delay(crawler, settings, self._cache)
         self._user_agents = UserAgentChoice.for_crawler(crawler)
         self._origins: dict[tuple[str, str], Origin | None] = {}
         crawler.signals.connect(self._spider_opened, signal=signals.spider_opened)
@@ -87,8 +86,7 @@ class RobotsPolicyDownloaderMiddleware:
         if lookup is Lookup.USE_AND_REFRESH:
             self._rounds.refresh(origin, request)  # the stale copy answers meanwhile
         assert entry is not None
-        self._judge(origin, entry, request)
-        return None
+        return self._judge(origin, entry, request)
 
     def _origin_of(self, request: Request) -> Origin | None:
         # Memoised by scheme and netloc (all an origin depends on), from the parse that
@@ -104,19 +102,24 @@ class RobotsPolicyDownloaderMiddleware:
         return origin  # type: ignore[return-value]
 
     async def _wait_and_judge(self, origin: Origin, request: Request) -> None:
-        self._judge(origin, await self._rounds.entry(origin, request), request)
+        held = self._judge(origin, await self._rounds.entry(origin, request), request)
+        if held is not None:
+            await held
 
-    def _judge(self, origin: Origin, entry: Entry, request: Request) -> None:
+    def _judge(self, origin: Origin, entry: Entry, request: Request
+               ) -> Coroutine[Any, Any, None] | None:
+        """Raise IgnoreRequest if disallowed; else what to await before the download (a
+        cluster-wide Crawl-delay turn), if anything."""
         user_agent = self._user_agents.for_request(request)
         if request.meta.get(CHECK_ONLY_META):
             request.meta[VERDICT_META] = Verdict.of(origin, entry, request.url, user_agent)
-            return
+            return None
         if entry.rules.allowed(request.url, user_agent):
             if self._crawl_delay is not None:
-                self._crawl_delay.apply(origin, entry.rules, user_agent, request)
-            return
+                return self._crawl_delay.apply(origin, entry.rules, user_agent, request)
+            return None
         if _is_robots_txt(request):  # checked here only, off the path of allowed requests
-            return
+            return None
         verdict = Verdict.of(origin, entry, request.url, user_agent)
         self._stats.inc_value("robotstxt/forbidden")
         if entry.unreachable:

@@ -43,6 +43,8 @@ class RobotsPolicySettings:
     redis_url: str | None = None
     redis_prefix: str = "robots_policy:"
     redis_lease_time: float = 10.0
+    shared_download_delay: bool = False  # ROBOTS_POLICY_SHARED_DOWNLOAD_DELAY
+    download_delay: float = 0.0  # DOWNLOAD_DELAY
     # Which user agent the rules are read for (useragent.py).
     robotstxt_user_agent: str | None = None  # ROBOTSTXT_USER_AGENT
     default_headers_user_agent: str | None = None  # User-Agent in DEFAULT_REQUEST_HEADERS
@@ -98,6 +100,9 @@ class RobotsPolicySettings:
             redis_prefix=settings.get("ROBOTS_POLICY_REDIS_PREFIX") or d.redis_prefix,
             redis_lease_time=settings.getfloat("ROBOTS_POLICY_REDIS_LEASE_TIME",
                                                d.redis_lease_time),
+            shared_download_delay=settings.getbool("ROBOTS_POLICY_SHARED_DOWNLOAD_DELAY",
+                                                   d.shared_download_delay),
+            download_delay=settings.getfloat("DOWNLOAD_DELAY", d.download_delay),
             robotstxt_user_agent=settings.get("ROBOTSTXT_USER_AGENT") or None,
             default_headers_user_agent=_default_headers_user_agent(settings),
             user_agent=str(settings.get("USER_AGENT") or ""),

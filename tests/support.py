@@ -247,25 +247,27 @@ class RedisServer:
     port: int
     proc: Any
     command: list[str]
+    client: Any  # a redis.Redis (sync) for the test's own looks
 
     @property
     def url(self) -> str:
         return f"redis://127.0.0.1:{self.port}/0"
 
-    def client(self) -> Any:
-        import redis
-
-        return redis.Redis(port=self.port)
-
     def kill(self) -> None:
         self.proc.kill()
         self.proc.wait(10)
+
+    def kill_once_written(self) -> None:
+        """Kill it once the answer fetched so far is written (the write runs in the
+        background of the request that asked for it)."""
+        _wait_for(lambda: self.client.keys("robots_policy:*"), "a written answer", 5.0)
+        self.kill()
 
     def restart(self) -> None:
         """Start it again on the same port (empty), and wait until it answers."""
         self.proc = subprocess.Popen(self.command, stdout=subprocess.DEVNULL,
                                      stderr=subprocess.DEVNULL)
-        _wait_for(lambda: self.client().ping(), f"redis-server on port {self.port}")
+        _wait_for(lambda: self.client.ping(), f"redis-server on port {self.port}")
 
     @classmethod
     def start(cls, *options: str, below: int = 65536) -> RedisServer:
@@ -273,9 +275,12 @@ class RedisServer:
         exe = shutil.which("redis-server")
         if exe is None:
             raise RuntimeError("redis-server is not installed (apt-get install redis-server)")
+        import redis
+
         port = next(p for p in free_ports(1000) if p < below)
         server = cls(port, None, [exe, "--port", str(port), "--bind", "127.0.0.1",
-                                  "--save", "", "--appendonly", "no", *options])
+                                  "--save", "", "--appendonly", "no", *options],
+                     redis.Redis(port=port))
         try:
             server.restart()
         except BaseException:
@@ -284,6 +289,7 @@ class RedisServer:
         return server
 
     def stop(self) -> None:
+        self.client.close()
         if self.proc is not None and self.proc.poll() is None:
             self.kill()
 
@@ -319,7 +325,7 @@ class RedisCluster:
                             *(f"127.0.0.1:{n.port}" for n in nodes), "--cluster-replicas",
                             "0", "--cluster-yes"], check=True, capture_output=True, timeout=60)
             for node in nodes:
-                _wait_for(lambda n=node: n.client().execute_command("CLUSTER INFO")[
+                _wait_for(lambda n=node: n.client.execute_command("CLUSTER INFO")[
                     "cluster_state"] == "ok", "cluster_state:ok")
         except BaseException:
             for node in nodes:

@@ -1,24 +1,17 @@
 """Sharing robots.txt through Redis: one fetch per origin across processes, never less obeyed.
 
-A real ``redis-server`` runs on 127.0.0.1 per test; the crawls are real Scrapy processes.
-Without ``redis-server`` these tests fail (CI installs it): a silent skip would hide that
-the cluster mode is untested.
+A real ``redis-server`` runs on 127.0.0.1 per test (``tests/conftest.py``); the crawls are
+real Scrapy processes.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import re
-import shutil
-import subprocess
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
-import redis
 from scrapy import Request, Spider
 
 from scrapy_robots_policy.cache.outages import RECONNECT_AFTER
@@ -26,67 +19,17 @@ from scrapy_robots_policy.cache.redis_store import RedisStore, decode, encode
 from scrapy_robots_policy.fetch.policy import Entry
 from scrapy_robots_policy.origin import origin_of
 from scrapy_robots_policy.robotstxt import RobotsTxt
-from tests.support import LocalServer, Reply, Seen, free_ports, run_crawl, start_crawl
+from tests.support import (
+    LocalServer,
+    RedisServer,
+    Reply,
+    Seen,
+    free_ports,
+    run_crawl,
+    start_crawl,
+)
 
 ROBOTS = "User-agent: *\nDisallow: /private\n"
-
-
-@dataclass
-class RedisServer:
-    url: str
-    proc: subprocess.Popen[bytes]
-    client: redis.Redis
-    command: list[str]
-
-    def kill(self) -> None:
-        self.proc.kill()
-        self.proc.wait(10)
-
-    def kill_once_written(self) -> None:
-        """Kill it once the answer fetched so far is written (the write runs in the
-        background of the request that asked for it)."""
-        for _ in range(100):
-            if self.client.keys("robots_policy:*"):
-                break
-            time.sleep(0.05)
-        self.kill()
-
-    def restart(self) -> None:
-        """Start it again on the same port (empty), and wait until it answers."""
-        self.proc = subprocess.Popen(self.command, stdout=subprocess.DEVNULL)
-        for _ in range(200):
-            with contextlib.suppress(redis.ConnectionError):
-                self.client.ping()
-                return
-            time.sleep(0.05)
-
-
-@pytest.fixture
-def redis_server() -> Iterator[RedisServer]:
-    exe = shutil.which("redis-server")
-    if exe is None:
-        pytest.fail("redis-server is not installed (apt-get install redis-server); the "
-                    "Redis tests must run, not be skipped", pytrace=False)
-    port = next(free_ports(1))
-    command = [exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
-               "no"]
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL)
-    url = f"redis://127.0.0.1:{port}/0"
-    client = redis.Redis.from_url(url)
-    for _ in range(200):
-        try:
-            client.ping()
-            break
-        except redis.ConnectionError:
-            time.sleep(0.05)
-    else:
-        proc.kill()
-        pytest.fail(f"redis-server did not start on port {port}", pytrace=False)
-    server = RedisServer(url, proc, client, command)
-    yield server
-    client.close()
-    if server.proc.poll() is None:
-        server.kill()
 
 
 class Pages(Spider):

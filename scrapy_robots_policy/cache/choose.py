@@ -1,4 +1,5 @@
-"""The one place where the settings choose the robots.txt cache backend."""
+"""The one place where the settings choose the robots.txt cache backend, and with it
+where Crawl-delay is kept (one process's slots, or the cluster's turns)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,14 @@ from typing import TYPE_CHECKING
 
 from scrapy_robots_policy.cache import RobotsCache
 from scrapy_robots_policy.cache.memory import MemoryCache
+from scrapy_robots_policy.crawldelay import CrawlDelay
 from scrapy_robots_policy.fetch.policy import Policy
 from scrapy_robots_policy.settings import RobotsPolicySettings
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
+
+    from scrapy_robots_policy.sharedelay import SharedDelay
 
 logger = logging.getLogger(__name__)
 
@@ -32,3 +36,17 @@ def make_cache(crawler: Crawler, settings: RobotsPolicySettings, policy: Policy)
         logger.error("ROBOTS_POLICY_REDIS_URL is set but robots.txt cannot be shared "
                      "(%(error)s): each process fetches its own", {"error": exc})
         return MemoryCache(settings.max_origins)
+
+
+def make_crawl_delay(crawler: Crawler, settings: RobotsPolicySettings, cache: RobotsCache,
+                     ) -> CrawlDelay | SharedDelay | None:
+    """Per process on Scrapy's slots; for the whole cluster when the cache is shared."""
+    from scrapy_robots_policy.cache.redis import RedisCache
+
+    shared = settings.crawl_delay or (settings.shared_download_delay
+                                      and settings.download_delay > 0)
+    if isinstance(cache, RedisCache) and shared:
+        from scrapy_robots_policy.sharedelay import SharedDelay
+
+        return SharedDelay(crawler, settings, cache)
+    return CrawlDelay(crawler, settings) if settings.crawl_delay else None

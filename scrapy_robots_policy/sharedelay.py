@@ -11,6 +11,8 @@ reach this module's Redis call.
 - A held request does not count against ``CONCURRENT_REQUESTS`` (up to :data:`HELD_MAX`
   of them): a site with a long delay must not take the downloader's places from the
   others, as the requests queued in a slot with a delay do in Scrapy.
+- With ``ROBOTS_POLICY_SHARED_DOWNLOAD_DELAY``, the turns replace the per-process
+  ``DOWNLOAD_DELAY`` of Scrapy's slots (set to 0 for the slots they serve).
 - Redis down (or, on a cluster, the node of the origin's slot): the process keeps the
   delay on its own (the spacing it keeps anyway), with the WARNING and stat of
   :mod:`.cache.outages`; the delay is never dropped.
@@ -24,6 +26,7 @@ import time
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
+from scrapy import signals
 from scrapy.exceptions import IgnoreRequest
 
 from scrapy_robots_policy.cache.redis import RedisCache
@@ -63,6 +66,9 @@ class SharedDelay:
         self._next_here: dict[Origin, float] = {}  # monotonic: this process's own spacing
         self._max_origins = settings.max_origins
         self._lent = 0
+        if self._download_delay:
+            crawler.signals.connect(self._no_slot_delay,
+                                    signal=signals.request_reached_downloader)
 
     def apply(self, origin: Origin, rules: RobotsTxt, user_agent: str, request: Request
               ) -> Coroutine[Any, Any, None] | None:
@@ -119,6 +125,16 @@ class SharedDelay:
         if seconds > 0:
             self._stats.inc_value("robotstxt/crawl_delay/held")
             await self._closing.sleep(seconds)
+
+    def _no_slot_delay(self, request: Request, spider: Any = None) -> None:
+        """Leave ``DOWNLOAD_DELAY`` to the shared turns: a request let go at its turn and
+        then held again by its slot would come late, and the next turn too early. Done
+        as each request (robots.txt ones too) reaches its slot, before it is queued."""
+        downloader = downloader_of(self._crawler)
+        slot = downloader.slots.get(request.meta.get(downloader.DOWNLOAD_SLOT, "")) \
+            if downloader is not None else None
+        if slot is not None:
+            slot.delay = 0
 
     def _lend(self) -> bool:
         """One more place in the downloader while this request is held."""

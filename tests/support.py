@@ -310,6 +310,15 @@ class RedisCluster:
         return Client(host="127.0.0.1", port=self.nodes[0].port,
                       require_full_coverage=False)
 
+    def node_of(self, key: bytes) -> RedisServer:
+        """The master that owns ``key``'s slot."""
+        slot = self.nodes[0].client.execute_command("CLUSTER KEYSLOT", key)
+        for start, end, (_, port, *_rest), *_ in self.nodes[0].client.execute_command(
+                "CLUSTER SLOTS"):
+            if start <= slot <= end:
+                return next(n for n in self.nodes if n.port == port)
+        raise LookupError(f"no master owns slot {slot}")
+
     @classmethod
     def start(cls, directory: Path, masters: int = 3) -> RedisCluster:
         nodes: list[RedisServer] = []

@@ -1,0 +1,174 @@
+"""A cluster as polite as one process: shared Crawl-delay, woken waiters, Redis Cluster.
+
+Real ``redis-server`` processes (one, or three masters in cluster mode) started by
+``tests/conftest.py``; the crawls are real Scrapy processes against local servers.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+
+from scrapy_robots_policy.cache.redis_store import escaped
+from tests.support import (
+    LocalServer,
+    RedisCluster,
+    RedisServer,
+    Reply,
+    Seen,
+    free_ports,
+    run_crawl,
+    start_crawl,
+)
+from tests.test_rediscache import Pages, settings, urls, warnings
+
+DELAYED = "User-agent: *\nCrawl-delay: 1\nDisallow: /private\n"
+UNDELAYED = "User-agent: *\nDisallow: /private\n"
+DELAY = {"ROBOTS_POLICY_CRAWL_DELAY": True}
+
+
+def page_times(server: LocalServer) -> list[float]:
+    return sorted(s.at for s in server.seen if s.path != "/robots.txt")
+
+
+def spaced(times: list[float], seconds: float = 0.9) -> bool:
+    """Whether requests came at least ``seconds`` apart (1 s delays, 0.1 s of jitter)."""
+    return all(b - a >= seconds for a, b in itertools.pairwise(times))
+
+
+# -- one Redis server ------------------------------------------------------------------------
+
+
+def test_two_processes_together_send_one_request_per_crawl_delay(
+        redis_server: RedisServer) -> None:
+    with LocalServer({"/robots.txt": Reply(body=DELAYED)}) as slow, \
+            LocalServer({"/robots.txt": Reply(body=UNDELAYED)}) as fast:
+        start = urls([slow], "/a", "/b", "/c", "/private/x") + urls(
+            [fast], *(f"/p{n}" for n in range(10)))
+        crawls = [start_crawl(Pages, settings(redis_server.url, **DELAY), start_urls=start)
+                  for _ in range(2)]
+        results = [crawl.result() for crawl in crawls]
+    assert len(page_times(slow)) == 6  # 3 pages from each process, none lost
+    assert spaced(page_times(slow))  # each process alone would send 2 per second
+    assert len(page_times(fast)) == 20
+    assert "/private/x" not in slow.paths()
+    # One turn (one script, whose TIME call Redis counts) per request to the delayed
+    # origin, none for the other.
+    assert redis_server.client.info("commandstats")["cmdstat_time"]["calls"] == 6
+    assert sum(r.stat("robotstxt/crawl_delay/held") for r in results) >= 5
+    assert all(r.stat("robotstxt/redis_errors") == 0 for r in results)
+
+
+def test_redis_unreachable_each_process_keeps_the_crawl_delay_itself() -> None:
+    url = f"redis://127.0.0.1:{next(free_ports(1))}/0"
+    with LocalServer({"/robots.txt": Reply(body=DELAYED)}) as s:
+        r = run_crawl(Pages, settings(url, **DELAY), start_urls=urls([s], "/a", "/b", "/c"))
+    assert len(r.items) == 3
+    assert spaced(page_times(s))
+    assert r.stat("robotstxt/redis_errors") >= 1
+    assert len(warnings(r, "Redis at redis://127.0.0.1:.* unreachable")) == 1
+
+
+def test_download_delay_shared_only_when_asked(redis_server: RedisServer) -> None:
+    pages = [f"/p{n}" for n in range(3)]
+    shared = {"DOWNLOAD_DELAY": 1.0, "ROBOTS_POLICY_SHARED_DOWNLOAD_DELAY": True}
+    with LocalServer({"/robots.txt": Reply(body=UNDELAYED)}) as s:
+        crawls = [start_crawl(Pages, settings(redis_server.url, **shared),
+                              start_urls=urls([s], *pages)) for _ in range(2)]
+        for crawl in crawls:
+            crawl.result()
+    assert len(page_times(s)) == 6
+    assert spaced(page_times(s))
+    with LocalServer({"/robots.txt": Reply(body=UNDELAYED)}) as s:
+        crawls = [start_crawl(Pages, settings(redis_server.url, DOWNLOAD_DELAY=1.0),
+                              start_urls=urls([s], *pages)) for _ in range(2)]
+        for crawl in crawls:
+            crawl.result()
+    assert not spaced(page_times(s))  # Scrapy's delay, per process: 2 requests a second
+
+
+def test_a_waiting_process_is_woken_by_the_write_not_by_the_lease(
+        redis_server: RedisServer) -> None:
+    # The lease outlasts the test's patience: only the write can end the wait in time.
+    lease = {"ROBOTS_POLICY_REDIS_LEASE_TIME": 60.0, "ROBOTS_POLICY_FETCH_TIMEOUT": 5.0}
+    asked: list[Seen] = []
+
+    def robots(seen: Seen) -> Reply:
+        asked.append(seen)
+        return Reply(body=UNDELAYED, delay=1.0)
+
+    with LocalServer({"/robots.txt": robots}) as s:
+        first = start_crawl(Pages, settings(redis_server.url, **lease),
+                            start_urls=urls([s], "/one"))
+        while not asked:
+            time.sleep(0.02)
+        second = run_crawl(Pages, settings(redis_server.url, **lease),
+                           start_urls=urls([s], "/two"), timeout=30)
+        first.result()
+    assert s.hits("/robots.txt") == 1
+    assert second.stat("robotstxt/redis_shared") == 1
+    assert len(second.items) == 1
+
+
+# -- Redis Cluster ---------------------------------------------------------------------------
+
+
+def test_two_processes_over_a_redis_cluster_fetch_once_and_share_the_delay(
+        redis_cluster: RedisCluster) -> None:
+    robots = Reply(body=UNDELAYED, delay=0.3)
+    with LocalServer({"/robots.txt": Reply(body=DELAYED, delay=0.3)}) as slow, \
+            LocalServer({"/robots.txt": robots}) as b, LocalServer({"/robots.txt": robots}) as c:
+        start = urls([slow, b, c], "/a", "/b", "/private/x")
+        crawls = [start_crawl(Pages, settings(redis_cluster.url, **DELAY), start_urls=start)
+                  for _ in range(2)]
+        results = [crawl.result() for crawl in crawls]
+    for s in (slow, b, c):
+        assert s.hits("/robots.txt") == 1, s.paths()
+        assert len(page_times(s)) == 4
+        assert not [p for p in s.paths() if p.startswith("/private")]
+    assert spaced(page_times(slow))
+    assert sum(r.stat("robotstxt/redis_shared") for r in results) == 3
+    assert all(r.stat("robotstxt/redis_errors") == 0 for r in results)
+    client = redis_cluster.client()
+    # Each origin's keys in the slot of its hash tag, on the node that owns it.
+    assert client.exists(f"robots_policy:{{{escaped(slow.origin)}}}")
+
+
+def test_a_cluster_node_killed_mid_crawl_falls_back_for_its_origins_only(
+        redis_cluster: RedisCluster) -> None:
+    servers = [LocalServer({"/robots.txt": Reply(body=DELAYED if n < 2 else UNDELAYED)})
+               for n in range(8)]
+    keys = [f"robots_policy:{{{escaped(s.origin)}}}".encode() for s in servers]
+    owners = [redis_cluster.node_of(key) for key in keys]
+    victim = owners[0]  # at least one origin loses its node
+
+    def kill(seen: Seen) -> Reply:
+        victim.kill()
+        return Reply(body="<html>node killed</html>", headers={"Content-Type": "text/html"})
+
+    with LocalServer({"/robots.txt": Reply(body=UNDELAYED), "/kill": kill}) as k:
+        for s in servers:
+            s.__enter__()
+        try:
+            plan: dict[str, list[str]] = {
+                "/kill": urls(servers, "/a", "/b", "/private/x")}
+            r = run_crawl(Pages, settings(redis_cluster.url, **DELAY),
+                          start_urls=[k.url("/kill")], plan=plan)
+        finally:
+            for s in servers:
+                s.__exit__()
+    assert victim.proc.poll() is not None  # it was killed during the crawl
+    assert sorted(i["url"] for i in r.items) == sorted([k.url("/kill"),
+                                                         *urls(servers, "/a", "/b")])
+    assert not [p for s in servers for p in s.paths() if p.startswith("/private")]
+    assert all(s.hits("/robots.txt") == 1 for s in servers)
+    assert all(spaced(page_times(s)) for s in servers[:2])  # delays kept, shared or not
+    assert r.stat("robotstxt/redis_errors") >= 1
+    assert len(warnings(r, r"Redis at redis\+cluster://.* unreachable")) == 1
+    # Origins of the live masters are still shared (redis-py closes all its connections
+    # when one node fails, so a call in flight elsewhere may fall back too); those of the
+    # killed one are not. 8 origins over 3 masters: none on a live one has a chance of 1
+    # in 2187.
+    live = {key for node in redis_cluster.nodes if node is not victim
+            for key in node.client.keys("robots_policy:*")}
+    assert live & {key for key, owner in zip(keys, owners, strict=True) if owner is not victim}

@@ -249,13 +249,18 @@ def memory(count: int) -> None:
         before = redis.client.info("memory")["used_memory"]
         asyncio.run(_write_many(redis.url, count, bodies))
         grown = redis.client.info("memory")["used_memory"] - before
-        keys = [k for k in itertools.islice(redis.client.scan_iter("robots_policy:*",
-                                                                   count=1000), 2000)]
-        usage = [redis.client.memory_usage(k, samples=0) for k in keys]
-        assert redis.client.dbsize() == count
-        print(f"  MEMORY USAGE per entry ({len(keys)} sampled): median "
-              f"{statistics.median(usage):,.0f} bytes, mean {statistics.mean(usage):,.0f}; used_memory grown "
-              f"{grown / count:,.0f} bytes per origin ({grown / 2**20:,.0f} MiB in all)")
+        keys = list(redis.client.scan_iter("robots_policy:*", count=1000))
+        assert len(keys) == count
+        usage: list[int] = []
+        for start in range(0, count, 1000):
+            pipe = redis.client.pipeline(transaction=False)
+            for key in keys[start:start + 1000]:
+                pipe.memory_usage(key, samples=0)
+            usage += pipe.execute()
+        print(f"  MEMORY USAGE per entry (all {count:,}): median "
+              f"{statistics.median(usage):,.0f} bytes, mean {statistics.mean(usage):,.0f}; "
+              f"used_memory grown {grown / count:,.0f} bytes per origin "
+              f"({grown / 2**20:,.0f} MiB in all)")
     finally:
         redis.stop()
 
@@ -271,7 +276,7 @@ def main() -> None:
     if "cluster" in only:
         cluster(processes=8, origins=50, pages=3, delay=0.5)
     if "starvation" in only:
-        starvation(args.runs, b_pages=600, a_pages=20)
+        starvation(args.runs, b_pages=2000, a_pages=10)
     if "wake" in only:
         wake(trials=200)
     if "memory" in only:

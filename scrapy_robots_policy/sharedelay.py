@@ -84,9 +84,9 @@ class SharedDelay:
         users[0] += 1
         try:
             async with lock:  # one request of this origin at a time takes its turn
-                await self._wait(self._spacing_here(origin))
-                if not self._closing.started():
-                    await self._wait(await self._turn(origin, delay))
+                cut = await self._wait(self._spacing_here(origin))
+                if not cut:
+                    cut = await self._wait(await self._turn(origin, delay))
                 self._next_here[origin] = time.monotonic() + delay
         finally:
             users[0] -= 1
@@ -94,7 +94,7 @@ class SharedDelay:
                 del self._lines[origin]
             if lent:
                 self._give_back()
-        if self._closing.started():
+        if cut:
             # Sent now, it would come before its turn: it is dropped, and counted.
             self._stats.inc_value("robotstxt/crawl_delay/closing")
             raise IgnoreRequest("the crawl closed while the request waited for its "
@@ -121,10 +121,13 @@ class SharedDelay:
         self._outages.reached(scope)
         return wait
 
-    async def _wait(self, seconds: float) -> None:
-        if seconds > 0:
-            self._stats.inc_value("robotstxt/crawl_delay/held")
-            await self._closing.sleep(seconds)
+    async def _wait(self, seconds: float) -> bool:
+        """Hold the request ``seconds``; whether the crawl closed meanwhile."""
+        if seconds <= 0:
+            return False
+        self._stats.inc_value("robotstxt/crawl_delay/held")
+        await self._closing.sleep(seconds)
+        return self._closing.started()
 
     def _no_slot_delay(self, request: Request, spider: Any = None) -> None:
         """Leave ``DOWNLOAD_DELAY`` to the shared turns: a request let go at its turn and

@@ -6,10 +6,15 @@ Real ``redis-server`` processes (one, or three masters in cluster mode) started 
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import time
+from typing import Any
 
-from scrapy_robots_policy.cache.redis_store import escaped
+from scrapy_robots_policy.cache.redis_store import RedisStore, escaped
+from scrapy_robots_policy.fetch.policy import Entry
+from scrapy_robots_policy.origin import origin_of
+from scrapy_robots_policy.robotstxt import RobotsTxt
 from tests.support import (
     LocalServer,
     RedisCluster,
@@ -172,3 +177,25 @@ def test_a_cluster_node_killed_mid_crawl_falls_back_for_its_origins_only(
     live = {key for node in redis_cluster.nodes if node is not victim
             for key in node.client.keys("robots_policy:*")}
     assert live & {key for key, owner in zip(keys, owners, strict=True) if owner is not victim}
+
+
+def test_an_origin_with_braces_keeps_all_its_keys_in_one_slot(
+        redis_cluster: RedisCluster) -> None:
+    origin = origin_of("http://odd{tag}.example/")
+    assert origin is not None
+    body = b"User-agent: *\nDisallow: /x\n"
+
+    async def scenario() -> list[Any]:
+        store = RedisStore(redis_cluster.url)
+        try:
+            lease = (await store.claim(origin, 1.0, "t"))[0]
+            await store.write(origin, Entry(RobotsTxt.parse(body), "200", 99.0, 1.0, 0, body),
+                              1.0, 1.0, "t")
+            fresh = await store.claim(origin, 2.0, "u")
+            return [lease, fresh[0], fresh[1].body if fresh[1] else None,
+                    await store.turn(origin, 5.0) == 0.0, await store.turn(origin, 5.0) > 4]
+        finally:
+            await store.close()
+
+    # Scripts over keys of two slots would fail with CROSSSLOT.
+    assert asyncio.run(scenario()) == ["lease", "fresh", body, True, True]

@@ -72,6 +72,7 @@ def test_readme_documents_every_setting_with_its_real_default() -> None:
         "ROBOTS_POLICY_REDIS_URL": defaults.redis_url,
         "ROBOTS_POLICY_REDIS_PREFIX": defaults.redis_prefix,
         "ROBOTS_POLICY_REDIS_LEASE_TIME": defaults.redis_lease_time,
+        "ROBOTS_POLICY_SHARED_DOWNLOAD_DELAY": defaults.shared_download_delay,
         "ROBOTS_POLICY_MAX_SIZE": defaults.fetch.max_size,
         "ROBOTS_POLICY_MAX_REDIRECTS": defaults.fetch.max_redirects,
         "ROBOTS_POLICY_FETCH_TIMEOUT": defaults.fetch_timeout,

@@ -1,7 +1,7 @@
 """A cluster as polite as one process: what sharing Crawl-delay and waking waiters measure.
 
 1. Cluster: P Scrapy processes (8) crawl O origins (50) at once, each origin asking for
-   ``Crawl-delay: D`` (0.5 s), each process fetching K pages (3) of every origin; once
+   ``Crawl-delay: D`` (1 s), each process fetching K pages (3) of every origin; once
    sharing a real ``redis-server``, once without Redis (each process alone: the peer).
    Counted by the HTTP servers: robots.txt fetches per origin, and the most page requests
    one origin received within any window of D seconds (the smallest gap between two
@@ -104,8 +104,7 @@ def cluster(processes: int, origins: int, pages: int, delay: float) -> None:
             started = time.monotonic()
             crawls = [start_crawl(Pages, settings(url), start_urls=urls)
                       for _ in range(processes)]
-            for crawl in crawls:
-                crawl.result(900)
+            late = sum(crawl.result(900).stat("robotstxt/crawl_delay/late") for crawl in crawls)
             took = time.monotonic() - started
             fetches = [s.hits("/robots.txt") for s in servers]
             times = [sorted(x.at for x in s.seen if x.path != "/robots.txt") for s in servers]
@@ -114,8 +113,13 @@ def cluster(processes: int, origins: int, pages: int, delay: float) -> None:
             print(f"  {label}: robots.txt fetches per origin median {statistics.median(fetches):g}"
                   f" (max {max(fetches)}); requests per origin per {delay} s window: max "
                   f"{max(windows)} (median over origins {statistics.median(windows):g}); "
-                  f"smallest gap {min(gaps):.3f} s; pages {sum(map(len, times))} of "
-                  f"{processes * origins * pages}; {took:.1f} s")
+                  f"smallest gap {min(gaps):.3f} s, gaps under {delay - 0.01:g} s "
+                  f"{sum(g < delay - 0.01 for g in gaps)} of {len(gaps)}; pages "
+                  f"{sum(map(len, times))} of {processes * origins * pages}; {took:.1f} s")
+            if url:
+                turns = redis.client.info("commandstats")["cmdstat_time"]["calls"]
+                print(f"    turn scripts {turns} for {sum(map(len, times))} pages "
+                      f"({late} turns taken again, woken late)")
 
 
 def b_pages_per_second(a: LocalServer | None, b_urls: list[str], b: LocalServer,
@@ -270,11 +274,12 @@ def main() -> None:
     parser.add_argument("--only", action="append",
                         choices=["cluster", "starvation", "wake", "memory"])
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--delay", type=float, default=1.0, help="Crawl-delay of part 1")
     args = parser.parse_args()
     only = set(args.only or ["cluster", "starvation", "wake", "memory"])
     print(f"load average {os.getloadavg()[0]:.2f}, {os.cpu_count()} CPUs")
     if "cluster" in only:
-        cluster(processes=8, origins=50, pages=3, delay=0.5)
+        cluster(processes=8, origins=50, pages=3, delay=args.delay)
     if "starvation" in only:
         starvation(args.runs, b_pages=2000, a_pages=10)
     if "wake" in only:

@@ -7,7 +7,10 @@ Redis's clock) and is held in the middleware until then. Origins without a delay
 reach this module's Redis call.
 
 - In each process the requests of one origin take their turns one after the other, so
-  no process books an origin's turns far ahead of the others.
+  no process books an origin's turns far ahead of the others. A request woken late for
+  its turn (a busy process) takes one more turn instead of going late, which would put
+  it close to the next process's request; turns are a tenth longer than the delay (at
+  most 1 s) for the same reason.
 - A held request does not count against ``CONCURRENT_REQUESTS`` (up to :data:`HELD_MAX`
   of them): a site with a long delay must not take the downloader's places from the
   others, as the requests queued in a slot with a delay do in Scrapy.
@@ -43,6 +46,14 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
+#: A request woken this much after its turn (a busy process) takes another turn, rather
+#: than come close behind the next process's request; seconds (or a twentieth of the
+#: delay).
+LATE = 0.05
+#: Turns are this much (of the delay, at most 1 s) longer than the delay: from a turn to
+#: the request reaching the site takes a varying few tens of milliseconds (the downloader,
+#: a connection), which would otherwise bring two processes' requests closer than asked.
+MARGIN = 0.1
 #: Held requests beyond ``CONCURRENT_REQUESTS`` (each costs a little memory); more than
 #: this count against it again, as Scrapy's own delays do.
 HELD_MAX = 1000
@@ -85,8 +96,15 @@ class SharedDelay:
         try:
             async with lock:  # one request of this origin at a time takes its turn
                 cut = await self._wait(self._spacing_here(origin))
-                if not cut:
-                    cut = await self._wait(await self._turn(origin, delay))
+                for _ in range(2):  # a turn missed (woken late): one more, never two
+                    if cut:
+                        break
+                    wait = await self._turn(origin, delay + min(delay * MARGIN, 1.0))
+                    due = time.monotonic() + wait
+                    cut = await self._wait(wait)
+                    if time.monotonic() - due <= min(LATE, delay / 20):
+                        break
+                    self._stats.inc_value("robotstxt/crawl_delay/late")
                 self._next_here[origin] = time.monotonic() + delay
         finally:
             users[0] -= 1

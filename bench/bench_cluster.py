@@ -275,13 +275,14 @@ def main() -> None:
                         choices=["cluster", "starvation", "wake", "memory"])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--delay", type=float, default=1.0, help="Crawl-delay of part 1")
+    parser.add_argument("--a-pages", type=int, default=30, help="pages of A in part 2")
     args = parser.parse_args()
     only = set(args.only or ["cluster", "starvation", "wake", "memory"])
     print(f"load average {os.getloadavg()[0]:.2f}, {os.cpu_count()} CPUs")
     if "cluster" in only:
         cluster(processes=8, origins=50, pages=3, delay=args.delay)
     if "starvation" in only:
-        starvation(args.runs, b_pages=2000, a_pages=10)
+        starvation(args.runs, b_pages=2000, a_pages=args.a_pages)
     if "wake" in only:
         wake(trials=200)
     if "memory" in only:

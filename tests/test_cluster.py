@@ -171,9 +171,9 @@ def test_a_cluster_node_killed_mid_crawl_falls_back_for_its_origins_only(
     assert all(spaced(page_times(s)) for s in servers[:2])  # delays kept, shared or not
     assert r.stat("robotstxt/redis_errors") >= 1
     assert len(warnings(r, r"Redis at redis\+cluster://.* unreachable")) == 1
-    # Origins of the live masters are still shared (redis-py closes all its connections
-    # when one node fails, so a call in flight elsewhere may fall back too); those of the
-    # killed one are not. 8 origins over 3 masters: none on a live one has a chance of 1
+    # Origins of the live masters are still shared (redis-py reloads the layout when one
+    # node fails, so a call to another node at that moment may fall back too); those of
+    # the killed one are not. 8 origins over 3 masters: none on a live one has a chance of 1
     # in 2187.
     live = {key for node in redis_cluster.nodes if node is not victim
             for key in node.client.keys("robots_policy:*")}

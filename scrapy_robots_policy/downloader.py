@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from scrapy import signals
 from scrapy.exceptions import IgnoreRequest, NotConfigured
@@ -21,7 +21,10 @@ from scrapy_robots_policy.fetch.download import RobotsDownload
 from scrapy_robots_policy.fetch.policy import Entry, Lookup, Policy
 from scrapy_robots_policy.fetch.rounds import CLOSING, FetchRounds
 from scrapy_robots_policy.origin import Origin, origin_of
+from scrapy_robots_policy.record import ROBOTSTXT_USE_META, RobotsTxtUse
 from scrapy_robots_policy.settings import RobotsPolicySettings
+from scrapy_robots_policy.usagegate import UsageGate
+from scrapy_robots_policy.usagepolicy import CHECK_PURPOSES_META
 from scrapy_robots_policy.useragent import UserAgentChoice
 from scrapy_robots_policy.verdict import CHECK_ONLY_META, VERDICT_META, Verdict
 
@@ -57,7 +60,12 @@ class RobotsPolicyDownloaderMiddleware:
         self._rounds = FetchRounds(crawler, self._policy, self._cache,
                                    RobotsDownload(crawler, settings, self.DOWNLOAD_PRIORITY))
         self._crawl_delay = CrawlDelay(crawler, settings) if settings.crawl_delay else None
+        # Also without declared purposes: a @usage_* contract asks for its own.
+        self._usage = UsageGate(crawler, settings, self.DOWNLOAD_PRIORITY)
         self._user_agents = UserAgentChoice.for_crawler(crawler)
+        self._also_obey = settings.also_obey
+        self._purposes = settings.purposes
+        self._record = bool(settings.item_field or settings.purposes)
         self._origins: dict[tuple[str, str], Origin | None] = {}
         crawler.signals.connect(self._spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self._spider_closed, signal=signals.spider_closed)
@@ -87,8 +95,7 @@ class RobotsPolicyDownloaderMiddleware:
         if lookup is Lookup.USE_AND_REFRESH:
             self._rounds.refresh(origin, request)  # the stale copy answers meanwhile
         assert entry is not None
-        self._judge(origin, entry, request)
-        return None
+        return self._judge(origin, entry, request)
 
     def _origin_of(self, request: Request) -> Origin | None:
         # Memoised by scheme and netloc (all an origin depends on), from the parse that
@@ -104,35 +111,53 @@ class RobotsPolicyDownloaderMiddleware:
         return origin  # type: ignore[return-value]
 
     async def _wait_and_judge(self, origin: Origin, request: Request) -> None:
-        self._judge(origin, await self._rounds.entry(origin, request), request)
+        usage = self._judge(origin, await self._rounds.entry(origin, request), request)
+        if usage is not None:
+            await usage
 
-    def _judge(self, origin: Origin, entry: Entry, request: Request) -> None:
+    def _judge(self, origin: Origin, entry: Entry, request: Request
+               ) -> Coroutine[Any, Any, None] | None:
         user_agent = self._user_agents.for_request(request)
-        if request.meta.get(CHECK_ONLY_META):
-            request.meta[VERDICT_META] = Verdict.of(origin, entry, request.url, user_agent)
-            return
-        if entry.rules.allowed(request.url, user_agent):
+        if request.meta.get(CHECK_ONLY_META):  # scrapy check: decide, never refuse
+            request.meta[VERDICT_META] = Verdict.of(origin, entry, request.url, user_agent,
+                                                    self._also_obey)
+            return self._usage.judge(origin, entry, request, user_agent)
+        verdict = None
+        if entry.rules.allowed(request.url, user_agent) and (
+                not self._also_obey or (verdict := Verdict.of(
+                    origin, entry, request.url, user_agent, self._also_obey)).allowed):
             if self._crawl_delay is not None:
                 self._crawl_delay.apply(origin, entry.rules, user_agent, request)
-            return
+            if self._record:  # three references: the record is built from them if kept
+                request.meta[ROBOTSTXT_USE_META] = RobotsTxtUse(origin, entry, user_agent)
+            if self._purposes or CHECK_PURPOSES_META in request.meta:
+                return self._usage.judge(origin, entry, request, user_agent)
+            return None
         if _is_robots_txt(request):  # checked here only, off the path of allowed requests
-            return
-        verdict = Verdict.of(origin, entry, request.url, user_agent)
+            return None
+        self._refuse(origin, entry, verdict or Verdict.of(
+            origin, entry, request.url, user_agent, self._also_obey), request)
+
+    def _refuse(self, origin: Origin, entry: Entry, verdict: Verdict, request: Request
+                ) -> NoReturn:
         self._stats.inc_value("robotstxt/forbidden")
+        extra = {"spider": self.crawler.spider}
         if entry.unreachable:
             self._stats.inc_value("robotstxt/forbidden/closing" if entry.summary == CLOSING
                                   else "robotstxt/forbidden/unreachable")
             logger.debug("Forbidden by robots.txt: %(request)s (robots.txt of %(origin)s "
                          "unreachable: %(why)s)",
                          {"request": request, "origin": origin, "why": entry.summary},
-                         extra={"spider": self.crawler.spider})
+                         extra=extra)
         else:
             self._stats.inc_value("robotstxt/forbidden/rule")
+            if verdict.user_agent in self._also_obey:
+                self._stats.inc_value(f"robots_policy/also_obey/forbidden/{verdict.user_agent}")
             logger.debug("Forbidden by robots.txt: %(request)s (%(origin)s/robots.txt line "
                          "%(line)s%(rule)s, user agent %(agent)r)",
                          {"request": request, "origin": origin, "line": verdict.line,
                           "rule": f": {verdict.rule}" if verdict.rule else "",
-                          "agent": user_agent}, extra={"spider": self.crawler.spider})
+                          "agent": verdict.user_agent}, extra=extra)
         raise IgnoreRequest(f"Forbidden by robots.txt: {verdict.reason}")
 
     def _spider_opened(self, spider: Any) -> None:

@@ -102,8 +102,10 @@ def test_item_field_annotates_what_can_take_it():
     plain, data, declared = {"title": "t"}, DataItem("t"), DeclaredItem(title="t")
     out = run(mw, response, [plain, data, declared, "not an item"])
     assert out == [plain, data, declared, "not an item"]
-    assert plain["robots"] == {"noindex": True, "max_snippet": 3}
-    assert data.robots == {"noindex": True, "max_snippet": 3}
+    # The compliance record: robots.txt was not consulted here (no downloader middleware).
+    assert plain["robots"] == {"robotstxt": None,
+                               "directives": {"noindex": True, "max_snippet": 3}}
+    assert data.robots == plain["robots"]
     assert "robots" not in declared  # an Item without that field is left alone, and counted
     assert mw.stats.get_value("robots_policy/items_not_annotated") == 1
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from scrapy.exporters import JsonItemExporter
 
 from scrapy_robots_policy.cli import main
 
@@ -128,29 +129,47 @@ def test_malformed_lines_and_records_are_listed_with_their_line(
     ]
 
 
+def scrapy_json_feed(path: Path, items: list[dict[str, Any]], indent: int) -> list[str]:
+    """The feed Scrapy writes for FEED_URI "*.json" (JsonItemExporter), as lines."""
+    written = io.BytesIO()
+    exporter = JsonItemExporter(written, indent=indent)
+    exporter.start_exporting()
+    for one in items:
+        exporter.export_item(one)
+    exporter.finish_exporting()
+    path.write_bytes(written.getvalue())
+    return written.getvalue().decode().splitlines()
+
+
 def test_scrapy_json_array_feed_is_detected(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     items = [item("/a", {"ai-train": True}), item("/b", {"ai-train": False}, (REFUSAL,))]
     path = tmp_path / "feed.json"
-    # Scrapy's default layout (FEED_EXPORT_INDENT = 0): one item per line.
-    path.write_text("[\n" + ",\n".join(json.dumps(one) for one in items) + "\n]")
+    scrapy_json_feed(path, items, indent=0)  # Scrapy's default: one item per line
     status, lines = audit(capsys, str(path))
     assert status == 1
     assert lines[0].startswith(f"{path}: JSON array,")
     assert lines[-2:] == [f"  line 3  {SITE}/b  ai-train refused ({REFUSAL['evidence']})",
                           "2 items: 1 consistent, 1 contradicting"]
-    # Indented (FEED_EXPORT_INDENT = 2): items over many lines, one report for a bad line.
-    indented = json.dumps([*items, items[0]], indent=2).splitlines()
-    broken = indented.index('    "title": "/b",')
-    indented[broken] = '    "title": /b",'
+
+
+def test_one_bad_line_of_an_indented_array_is_one_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    items = [item("/a", {"ai-train": True}), item("/b", {"ai-train": False}, (REFUSAL,)),
+             item("/c", {"ai-train": True})]
+    path = tmp_path / "feed.json"
+    indented = scrapy_json_feed(path, items, indent=2)
+    broken = indented.index('  "title": "/b",')
+    indented[broken] = '  "title": /b",'
     path.write_text("\n".join(indented))
     status, lines = audit(capsys, str(path))
     assert status == 1
     assert lines[-3:] == [
         "1 to look at:",
-        f"  line {broken + 1}  unreadable line: not JSON: Expecting value at column 14; the next "
-        f"{indented.index('  {', broken) - broken - 1} lines skipped, up to the next item",
+        f"  line {broken + 1}  unreadable line: not JSON: Expecting value at column 12; the next "
+        f"{indented.index('{', broken) - broken - 1} lines skipped, up to the next item",
         "2 items: 2 consistent; 1 unreadable line",
     ]
 

@@ -137,7 +137,7 @@ def _resumes(line: str, indent: str) -> bool:
     if text == "{" and line.startswith(indent + "{"):
         return True
     if text.startswith("]"):  # the array's end, not that of a list inside the value
-        return not indent or len(_indentation(line)) < len(indent)
+        return len(_indentation(line)) < max(len(indent), 1)
     return text.startswith("{") and isinstance(_decode(text.rstrip(",")), dict)
 
 

@@ -2,7 +2,8 @@
 
 Reads a feed written with ``ROBOTS_POLICY_ITEM_FIELD`` (JSON lines, or Scrapy's ``.json``
 array: the first character tells) one line at a time. Memory grows with the origins and
-distinct signals seen, not with the items: the items to list wait in a temporary file.
+distinct signals seen (and the longest item), not with the number of items: the items
+to list wait in a temporary file.
 
 An item without a record fails the audit as one that contradicts its purposes does: the
 point of an audit is that every kept item shows why it could be kept, and a feed whose
@@ -188,7 +189,7 @@ def read_record(item: Any, name: str) -> Record | Unchecked:
     robotstxt = record.get("robotstxt")
     if robotstxt is not None and not (isinstance(robotstxt, dict)
                                       and isinstance(robotstxt.get("url"), str)):
-        return Unchecked("malformed record", "robotstxt is neither null nor has a url")
+        return Unchecked("malformed record", "robotstxt is neither null nor an object with a url")
     found = origin_of(robotstxt["url"]) if robotstxt else None
     origin = str(found) if found else UNKNOWN_ORIGIN
     usage = record.get("usage")

@@ -243,3 +243,22 @@ def test_without_purposes_the_item_field_holds_the_record_without_usage() -> Non
                                    "fetched": record["robotstxt"]["fetched"],
                                    "why": "404: allow all"}
     assert "usage" not in record
+
+
+def test_audit_reads_a_real_crawls_feed_and_flags_what_record_mode_kept(tmp_path: Any) -> None:
+    import json
+    import subprocess
+    import sys
+
+    feed = tmp_path / "items.jl"
+    with LocalServer(PAGES) as s:
+        purposes_crawl(s, ["/plain", "/noai"], ["ai-input"], ROBOTS_POLICY_USAGE="record",
+                       ROBOTS_POLICY_ITEM_FIELD="robots",
+                       FEEDS={str(feed): {"format": "jsonlines"}})
+    records = [json.loads(line)["robots"] for line in feed.read_text().splitlines()]
+    assert len(records) == 2
+    audit = subprocess.run([sys.executable, "-m", "scrapy_robots_policy", "audit", str(feed)],
+                           capture_output=True, text=True, timeout=60, check=False)
+    assert audit.returncode == 1, audit.stdout  # the noai page was kept: a contradiction
+    assert "ai-input refused (noai (from <meta" in audit.stdout
+    assert "2 items: 1 consistent, 1 contradicting" in audit.stdout

@@ -9,19 +9,20 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
-from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.exceptions import NotConfigured
 from scrapy.utils.httpobj import urlparse_cached
 
 from scrapy_robots_policy.cache.choose import make_cache
 from scrapy_robots_policy.crawldelay import CrawlDelay
 from scrapy_robots_policy.fetch.download import RobotsDownload
 from scrapy_robots_policy.fetch.policy import Entry, Lookup, Policy
-from scrapy_robots_policy.fetch.rounds import CLOSING, FetchRounds
+from scrapy_robots_policy.fetch.rounds import FetchRounds
 from scrapy_robots_policy.origin import Origin, origin_of
 from scrapy_robots_policy.record import ROBOTSTXT_USE_META, RobotsTxtUse
+from scrapy_robots_policy.refusals import Refusals
 from scrapy_robots_policy.settings import RobotsPolicySettings
 from scrapy_robots_policy.usagegate import UsageGate
 from scrapy_robots_policy.usagepolicy import CHECK_PURPOSES_META
@@ -60,8 +61,9 @@ class RobotsPolicyDownloaderMiddleware:
         self._rounds = FetchRounds(crawler, self._policy, self._cache,
                                    RobotsDownload(crawler, settings, self.DOWNLOAD_PRIORITY))
         self._crawl_delay = CrawlDelay(crawler, settings) if settings.crawl_delay else None
+        self._refusals = Refusals(crawler, settings.also_obey)
         # Also without declared purposes: a @usage_* contract asks for its own.
-        self._usage = UsageGate(crawler, settings, self.DOWNLOAD_PRIORITY)
+        self._usage = UsageGate(crawler, settings, self.DOWNLOAD_PRIORITY, self._refusals)
         self._user_agents = UserAgentChoice.for_crawler(crawler)
         self._also_obey = settings.also_obey
         self._purposes = settings.purposes
@@ -135,30 +137,8 @@ class RobotsPolicyDownloaderMiddleware:
             return None
         if _is_robots_txt(request):  # checked here only, off the path of allowed requests
             return None
-        self._refuse(origin, entry, verdict or Verdict.of(
+        self._refusals.robots(origin, entry, verdict or Verdict.of(
             origin, entry, request.url, user_agent, self._also_obey), request)
-
-    def _refuse(self, origin: Origin, entry: Entry, verdict: Verdict, request: Request
-                ) -> NoReturn:
-        self._stats.inc_value("robotstxt/forbidden")
-        extra = {"spider": self.crawler.spider}
-        if entry.unreachable:
-            self._stats.inc_value("robotstxt/forbidden/closing" if entry.summary == CLOSING
-                                  else "robotstxt/forbidden/unreachable")
-            logger.debug("Forbidden by robots.txt: %(request)s (robots.txt of %(origin)s "
-                         "unreachable: %(why)s)",
-                         {"request": request, "origin": origin, "why": entry.summary},
-                         extra=extra)
-        else:
-            self._stats.inc_value("robotstxt/forbidden/rule")
-            if verdict.user_agent in self._also_obey:
-                self._stats.inc_value(f"robots_policy/also_obey/forbidden/{verdict.user_agent}")
-            logger.debug("Forbidden by robots.txt: %(request)s (%(origin)s/robots.txt line "
-                         "%(line)s%(rule)s, user agent %(agent)r)",
-                         {"request": request, "origin": origin, "line": verdict.line,
-                          "rule": f": {verdict.rule}" if verdict.rule else "",
-                          "agent": verdict.user_agent}, extra=extra)
-        raise IgnoreRequest(f"Forbidden by robots.txt: {verdict.reason}")
 
     def _spider_opened(self, spider: Any) -> None:
         self._user_agents.use_spider(spider)

@@ -20,6 +20,8 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from itemadapter import ItemAdapter
+
 from scrapy_robots_policy.fetch.policy import Entry
 from scrapy_robots_policy.origin import Origin, robots_url
 from scrapy_robots_policy.usage import Signal, UsageDecision
@@ -81,3 +83,16 @@ def page_record(meta: Mapping[str, Any], url: str, directives: RobotsDirectives,
     if usage is not None:
         result["usage"] = usage_part(usage.decisions, usage.signals)
     return result
+
+
+def annotate(obj: Any, field: str, record: dict[str, Any] | None) -> bool:
+    """Put ``record`` in ``field`` of a dict-like item that has (or accepts) the field;
+    False for an item that cannot take it (a declared Item without that field). Objects
+    that are not items are left alone."""
+    if not ItemAdapter.is_item(obj):
+        return True
+    try:
+        ItemAdapter(obj)[field] = record
+    except (KeyError, TypeError, AttributeError):
+        return False
+    return True

@@ -13,13 +13,12 @@ from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
-from itemadapter import ItemAdapter
 from scrapy import Request, signals
 from scrapy.exceptions import NotConfigured
 
 from scrapy_robots_policy.directives import RobotsDirectives
 from scrapy_robots_policy.pagepolicy import Page, PagePolicy, Reason
-from scrapy_robots_policy.record import RECORD_META, page_record
+from scrapy_robots_policy.record import RECORD_META, annotate, page_record
 from scrapy_robots_policy.settings import RobotsPolicySettings
 from scrapy_robots_policy.usagepolicy import (
     ORIGIN_USAGE_META,
@@ -109,14 +108,9 @@ class RobotsPolicySpiderMiddleware:
         purposes = self.usage.purposes_for(meta)
         if not purposes:
             return None
-        usage = self.usage.for_page(meta.get(ORIGIN_USAGE_META), response.url,
-                                    usage_headers(response), directives, purposes)
-        meta[USAGE_META] = usage
-        for problem in usage.problems:
-            self.stats.inc_value("robots_policy/usage/invalid_signals")
-            logger.debug("Usage signal of %(url)s ignored: %(problem)s",
-                         {"url": response.url, "problem": problem},
-                         extra={"spider": self.crawler.spider})
+        usage = meta[USAGE_META] = self.usage.for_page(
+            meta.get(ORIGIN_USAGE_META), response.url, usage_headers(response), directives,
+            purposes)
         return usage
 
     def _keep(self, response: Response, page: Page, obj: Any) -> bool:
@@ -130,8 +124,8 @@ class RobotsPolicySpiderMiddleware:
         if recorded is not None:  # ROBOTS_POLICY_USAGE = "record": kept, and counted
             self._drop("items_refused_recorded", recorded, response,
                        "Kept an item of %(url)s (usage recorded, not enforced): %(why)s")
-        if self.item_field:
-            self._annotate(obj, self.item_field, response.meta.get(RECORD_META))
+        if self.item_field and not annotate(obj, self.item_field, response.meta.get(RECORD_META)):
+            self.stats.inc_value("robots_policy/items_not_annotated")
         return True
 
     def _keep_request(self, response: Response, page: Page, request: Request) -> bool:
@@ -146,15 +140,6 @@ class RobotsPolicySpiderMiddleware:
                        "Not following %(request)s of %(url)s: %(why)s", request)
         return reason is None
 
-    def _annotate(self, obj: Any, field: str, record: dict[str, Any] | None) -> None:
-        """Copy the compliance record onto dict-like items that have (or accept) the field."""
-        if not ItemAdapter.is_item(obj):
-            return
-        try:
-            ItemAdapter(obj)[field] = record
-        except (KeyError, TypeError, AttributeError):  # a declared Item without that field
-            self.stats.inc_value("robots_policy/items_not_annotated")
-
     def _count(self, response: Response, page: Page) -> None:
         stats, url, extra = self.stats, response.url, {"spider": self.crawler.spider}
         stats.inc_value("robots_policy/response_count")
@@ -166,6 +151,10 @@ class RobotsPolicySpiderMiddleware:
         for problem in directives.problems:
             stats.inc_value("robots_policy/invalid_directives")
             logger.debug("%(problem)s on %(url)s", {"problem": problem, "url": url}, extra=extra)
+        for problem in page.usage.problems if page.usage else ():
+            stats.inc_value("robots_policy/usage/invalid_signals")
+            logger.debug("Usage signal of %(url)s ignored: %(problem)s",
+                         {"url": url, "problem": problem}, extra=extra)
         if directives.cut:  # one line per response, however much was cut
             stats.inc_value("robots_policy/values_cut", len(directives.cut))
             logger.debug("Robots directives of %(url)s read in part: %(cut)s",

@@ -14,14 +14,13 @@ import logging
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
-from scrapy.exceptions import IgnoreRequest
-
 from scrapy_robots_policy.cache.memory import LRUCache, MemoryCache
 from scrapy_robots_policy.fetch.document import TDMREP_JSON
 from scrapy_robots_policy.fetch.download import RobotsDownload
 from scrapy_robots_policy.fetch.policy import Entry, Lookup, Policy
 from scrapy_robots_policy.fetch.rounds import FetchRounds
 from scrapy_robots_policy.origin import Origin
+from scrapy_robots_policy.refusals import Refusals
 from scrapy_robots_policy.usagepolicy import (
     ORIGIN_USAGE_META,
     UsagePolicy,
@@ -44,9 +43,10 @@ _REPORTED_PROBLEMS = 4096
 class UsageGate:
     """Refuses (or records) requests whose origin-level usage signals refuse a purpose."""
 
-    def __init__(self, crawler: Crawler, settings: RobotsPolicySettings, priority: int
-                 ) -> None:
+    def __init__(self, crawler: Crawler, settings: RobotsPolicySettings, priority: int,
+                 refusals: Refusals) -> None:
         self._crawler = crawler
+        self._refusals = refusals
         self._stats = crawler.stats
         self._usage = UsagePolicy(settings)
         self._tdmrep_policy = Policy(settings.fetch, document=TDMREP_JSON)
@@ -91,20 +91,8 @@ class UsageGate:
     def _decide(self, origin: Origin, reading: UsageReading, request: Request) -> None:
         request.meta[ORIGIN_USAGE_META] = reading
         self._report_problems(origin, reading)
-        refusal = reading.refusal
-        if refusal is None:
-            return
-        enforce = self._enforced(request)
-        what = "requests_refused" if enforce else "requests_refused_recorded"
-        source = refusal.signal.source if refusal.signal is not None else "unknown"
-        self._stats.inc_value(f"robots_policy/usage/{what}")
-        self._stats.inc_value(f"robots_policy/usage/{what}/{source}/{refusal.purpose}")
-        logger.debug("%(what)s by usage signals: %(request)s (%(reason)s)",
-                     {"what": "Refused" if enforce else "Recorded, not refused",
-                      "request": request, "reason": refusal.reason},
-                     extra={"spider": self._crawler.spider})
-        if enforce:
-            raise IgnoreRequest(f"Refused by usage signals: {refusal.reason}")
+        if reading.refusal is not None:
+            self._refusals.usage(reading.refusal, request, self._enforced(request))
 
     def _report_problems(self, origin: Origin, reading: UsageReading) -> None:
         """Each problem of an origin's files once (not once per request), at DEBUG."""

@@ -262,3 +262,16 @@ def test_audit_reads_a_real_crawls_feed_and_flags_what_record_mode_kept(tmp_path
     assert audit.returncode == 1, audit.stdout  # the noai page was kept: a contradiction
     assert "ai-input refused (noai (from <meta" in audit.stdout
     assert "2 items: 1 consistent, 1 contradicting" in audit.stdout
+
+
+def test_purposes_declared_per_spider_through_custom_settings() -> None:
+    from tests.test_crawl_robotstxt import Pages
+
+    class TrainingSpider(Pages):
+        name = "training"
+        custom_settings = {"ROBOTS_POLICY_PURPOSES": ["ai-train"]}  # noqa: RUF012
+
+    with LocalServer({"/robots.txt": Reply(body=SIGNALS)}) as s:
+        r = crawl(spider=TrainingSpider, start_urls=pages(s, "/a"))
+    assert "/a" not in s.paths()
+    assert r.stat("robots_policy/usage/requests_refused/content-signal/ai-train") == 1

@@ -8,12 +8,18 @@ instead of being tried in turn.
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from .crowd import Crowd, Filed, keyed
 from .lines import MAX_BYTES
 from .patterns import FIND, PLAIN, Entry, tail_matches
+
+# Where the Crowd of every uncrowded prefix's keyed rules is kept (no prefix has a "\n").
+_SPREAD = "\n"
+# Every rule line of a matcher's groups, (line, allow, normalised pattern), in file order.
+RuleLines = Callable[[], Iterator[tuple[int, bool, str]]]
 
 #: From this many rules on one literal prefix, they may be indexed by a ``Crowd``; fewer
 #: are always tried in turn.
@@ -74,123 +80,191 @@ class Matcher:
     """Longest match wins, allow wins ties, the earliest line wins among equals.
 
     Rules are indexed by their literal prefix (the text before the first "*" or the
-    final "$"). The prefixes are sorted; for each one ``parents`` holds the longest other
-    prefix that is a prefix of it. Every prefix of a path in the sorted list is an
-    ancestor of the last entry not greater than the path (everything between a prefix
-    and the path in sort order starts with that prefix), so a query bisects once and
-    walks up that chain, stopping once no ancestor can hold a longer rule. The rules of
-    one prefix are tried best first, or, when many would each cost a search of a long
-    path, looked up in a ``Crowd`` index built the first time it pays.
+    final "$"). Plain rules ("/private/", no "*" or "$", most of them) are only their
+    prefix: a dictionary says whether each allows (allow wins over a disallow of the same
+    pattern), and their line is looked up when a decision reports it. The other rules
+    are kept by prefix, best first. The prefixes are sorted; for each one ``parents``
+    holds the longest other prefix that is a prefix of it. Every prefix of a path in the
+    sorted list is an ancestor of the last entry not greater than the path (everything
+    between a prefix and the path in sort order starts with that prefix), so a query
+    bisects once and walks up that chain, stopping once no ancestor can hold a better
+    rule. The wildcard rules of one prefix are tried best first, or, when many would each
+    cost a search of a long path, looked up in a ``Crowd`` index built the first time it
+    pays.
     """
 
     __slots__ = (
         "_crowds",
-        "_entries",
         "_indexed",
         "_keys",
+        "_lines",
         "_long",
         "_longest",
         "_parents",
-        "_reach",
+        "_plain",
+        "_rules",
+        "_top",
+        "_wild",
         "crawl_delay",
     )
 
     def __init__(
         self,
-        by_prefix: dict[str, Entry],
-        crowded: dict[str, list[Entry]] | None = None,
+        plain: dict[str, bool],
+        wild: dict[str, list[Entry]] | None = None,
         crawl_delay: float | None = None,
+        rules: RuleLines | None = None,
     ) -> None:
-        """The rules by literal prefix: one in ``by_prefix``, all in ``crowded`` if several
-        share it."""
+        """``plain``: plain patterns, whether each allows; ``wild``: the other rules by
+        literal prefix; ``rules``: every rule line as (line, allow, pattern), in file
+        order, read again only when a plain rule's line is asked for."""
         self.crawl_delay = crawl_delay
-        keys = sorted(by_prefix)
-        entries: list[tuple[Entry, ...]] = list(zip(map(by_prefix.__getitem__, keys)))
-        # Index of each prefix with enough rules for a Crowd -> the length of the rest of
-        # the path above which it answers (see _LINEAR_WORK); built on first use.
-        crowds: dict[int, int] | None = None
-        uncrowded = len(keys)  # rules of uncrowded prefixes
-        if crowded:
-            for prefix, same in crowded.items():
+        self._plain = plain
+        self._rules = rules
+        self._lines: dict[tuple[bool, str], int] | None = None
+        wild_sorted: dict[str, tuple[Entry, ...]] = {}
+        # Prefix of enough rules for a Crowd -> the length of the rest of the path above
+        # which it answers (see _LINEAR_WORK); built on first use.
+        crowds: dict[str, int] | None = None
+        uncrowded = len(plain)  # rules of uncrowded prefixes
+        top = 0
+        if wild:
+            for prefix, same in wild.items():
                 same.sort(key=best_first)
-                index = bisect_left(keys, prefix)
-                entries[index] = tuple(same)
+                wild_sorted[prefix] = tuple(same)
+                top = max(top, same[0][0])
                 if len(same) >= _CROWD:
                     if crowds is None:
                         crowds = {}
-                    crowds[index] = _LINEAR_WORK // len(same) - 32
-                    uncrowded -= 1
+                    crowds[prefix] = _LINEAR_WORK // len(same) - 32
                 else:
-                    uncrowded += len(same) - 1
+                    uncrowded += len(same)
+            keys = sorted(plain.keys() | wild_sorted.keys())
+        else:
+            keys = sorted(plain)
         parents: list[int] = []
-        reach: list[int] = []
         for index, key in enumerate(keys):
             # The prefixes of ``key`` in the list are the previous key and its ancestors
             # (everything between a prefix and ``key`` in sort order starts with it).
             parent = index - 1
             while parent >= 0 and not key.startswith(keys[parent]):
                 parent = parents[parent]
-            top = entries[index][0][0]
-            if parent >= 0 and reach[parent] > top:
-                top = reach[parent]
             parents.append(parent)
-            reach.append(top)
         self._keys = keys
         self._parents = parents
-        self._reach = reach  # the longest rule of a prefix and all its ancestors
+        self._wild = wild_sorted
+        self._top = top  # the longest wildcard rule: no ancestor holds a longer one
         # Paths up to this long never have too many rules on their prefixes' chain to
         # try in turn (see ``_longest``).
         self._long = _SPREAD_WORK // uncrowded - 32 if uncrowded else MAX_BYTES
         self._longest: list[int] | None = None
-        self._entries = entries
         self._crowds = crowds
-        self._indexed: dict[int, Crowd] = {}
+        self._indexed: dict[str, Crowd] = {}
+
+    def allows(self, path: str) -> bool:
+        """Whether a normalised path is allowed (no rule matching: allowed)."""
+        best = self._best(path)
+        if best is None:
+            return True
+        return self._plain[best] if isinstance(best, str) else best[1]
+
+    def decision(self, path: str) -> Decision:
+        """The answer for a normalised path and the rule that decided."""
+        return as_decision(self.best(path))
 
     def best(self, path: str) -> Entry | None:
         """The deciding rule for a normalised path, or None when no rule matches."""
+        best = self._best(path)
+        return self._entry(best) if isinstance(best, str) else best
+
+    def _entry(self, key: str) -> Entry:
+        """The rule of a plain pattern, its line looked up."""
+        allow = self._plain[key]
+        return (len(key), allow, self._line(allow, key), PLAIN, "", (), key)
+
+    def _line(self, allow: bool, pattern: str) -> int:
+        """The first line of a plain rule (0: none, as for a rule no line wrote)."""
+        if self._lines is None:
+            self._lines = {}
+        line = self._lines.get((allow, pattern))
+        if line is None:
+            line = 0
+            if self._rules is not None:
+                found = (n for n, a, p in self._rules() if a == allow and p == pattern)
+                line = next(found, 0)
+            self._lines[allow, pattern] = line
+        return line
+
+    def _best(self, path: str) -> str | Entry | None:
+        """``best``, a plain rule as its pattern."""
         keys = self._keys
         index = bisect_right(keys, path) - 1
         if len(path) > self._long and index >= 0 and len(path) > self._chain_limits()[index]:
             return self._best_spread(path, index)
         parents = self._parents
-        reach = self._reach
+        plain = self._plain
+        wild = self._wild
         crowds = self._crowds
-        best = None
+        top = self._top
+        best: str | Entry | None = None
         best_prio = 0  # every rule's priority is at least 1
         while index >= 0:
-            if reach[index] < best_prio:
-                break
             key = keys[index]
             if path.startswith(key):
-                if crowds is not None and len(path) - len(key) > crowds.get(index, MAX_BYTES):
-                    best = _best_in_crowd(self._crowd(index), path, len(key), best)
-                    best_prio = 0 if best is None else best[0]
-                    index = parents[index]
-                    continue
-                # ``_first_match``, inline: this loop is most of a question's time.
-                for entry in self._entries[index]:
-                    prio = entry[0]
-                    if prio < best_prio:
-                        break
-                    kind = entry[3]
-                    if kind == PLAIN or (
-                        # The usual "/x*y" found here rather than by a call of
-                        # tail_matches: repeated questions on the corpus take 9% more
-                        # time without this.
-                        path.find(entry[4], len(key)) >= 0
-                        if kind == FIND
-                        else tail_matches(path, len(key), kind, entry[4], entry[5])
-                    ):
-                        if (
-                            prio > best_prio
-                            or (entry[1] and not best[1])  # type: ignore[index]
-                            or (entry[1] == best[1] and entry[2] < best[2])  # type: ignore[index]
-                        ):
-                            best = entry
-                            best_prio = prio
-                        break
+                size = len(key)
+                if size < best_prio and best_prio > top:
+                    break  # no ancestor holds a rule as long
+                allow = plain.get(key)
+                if allow is not None and (
+                    size > best_prio or (size == best_prio and self._plain_wins(key, best))
+                ):
+                    best = key
+                    best_prio = size
+                same = wild.get(key) if wild else None
+                if same is not None:
+                    if crowds is not None and len(path) - size > crowds.get(key, MAX_BYTES):
+                        best = self._crowd_beats(key, path, best)
+                        best_prio = _priority(best)
+                        index = parents[index]
+                        continue
+                    # ``_first_match``, inline: this loop is much of a question's time.
+                    for entry in same:
+                        prio = entry[0]
+                        if prio < best_prio:
+                            break
+                        kind = entry[3]
+                        if kind == FIND:
+                            # The usual "/x*y" found here rather than by a call of
+                            # tail_matches.
+                            matched = path.find(entry[4], size) >= 0
+                        else:
+                            matched = tail_matches(path, size, kind, entry[4], entry[5])
+                        if matched:
+                            if prio > best_prio or _better(entry, self._as_entry(best)):
+                                best = entry
+                                best_prio = prio
+                            break
             index = parents[index]
         return best
+
+    def _plain_wins(self, key: str, best: str | Entry | None) -> bool:
+        """Whether the plain rule of ``key`` (matching) beats ``best``: a line is only
+        looked up for rules as long and with the same answer."""
+        prio = _priority(best)
+        if len(key) != prio:
+            return len(key) > prio
+        return _better(self._entry(key), self._as_entry(best))
+
+    def _crowd_beats(
+        self, key: str | None, path: str, best: str | Entry | None
+    ) -> str | Entry | None:
+        """``best``, or a better rule of a Crowd (see ``_crowd``) matching ``path``."""
+        current = self._as_entry(best)
+        found = _best_in_crowd(self._crowd(key), path, len(key or ""), current)
+        return best if found is current else found
+
+    def _as_entry(self, best: str | Entry | None) -> Entry | None:
+        return self._entry(best) if isinstance(best, str) else best
 
     def _chain_limits(self) -> list[int]:
         """Per prefix, the path length above which the rules of its chain's uncrowded
@@ -199,64 +273,70 @@ class Matcher:
         if self._longest is None:
             crowds = self._crowds or {}
             chained: list[int] = []
-            for index, group in enumerate(self._entries):
-                own = 0 if index in crowds else len(group)
+            for index, key in enumerate(self._keys):
+                own = (key in self._plain) + (
+                    0 if key in crowds else len(self._wild.get(key, ()))
+                )
                 parent = self._parents[index]
                 chained.append(own + chained[parent] if parent >= 0 else own)
             self._longest = [_SPREAD_WORK // n - 32 if n else MAX_BYTES for n in chained]
         return self._longest
 
-    def _best_spread(self, path: str, index: int) -> Entry | None:
-        """``best`` when the path's prefixes hold many rules between them: the walk up
+    def _best_spread(self, path: str, index: int) -> str | Entry | None:
+        """``_best`` when the path's prefixes hold many rules between them: the walk up
         the chain tries only the rules without a key, and the Crowd of every uncrowded
         prefix's keyed rules finds the rest."""
         keys = self._keys
         crowds = self._crowds
-        best = None
+        best: str | Entry | None = None
         while index >= 0:
-            if best is not None and self._reach[index] < best[0]:
-                break
             key = keys[index]
+            if len(key) < _priority(best) and _priority(best) > self._top:
+                break
             if path.startswith(key):
-                if crowds is not None and index in crowds:
-                    best = _best_in_crowd(self._crowd(index), path, len(key), best)
+                if key in self._plain and self._plain_wins(key, best):
+                    best = key
+                if crowds is not None and key in crowds:
+                    best = self._crowd_beats(key, path, best)
                 else:
                     # ``_first_match`` over the rules without a key, inline: a chain can
                     # be a thousand prefixes long, and a call for each doubled the time.
-                    for entry in self._entries[index]:
-                        if best is not None and entry[0] < best[0]:
+                    for entry in self._wild.get(key, ()):
+                        if entry[0] < _priority(best):
                             break
                         if entry[4] or entry[5]:
                             continue  # keyed: in the spread Crowd
                         if tail_matches(path, len(key), entry[3], entry[4], entry[5]):
-                            if _better(entry, best):
+                            if _better(entry, self._as_entry(best)):
                                 best = entry
                             break
             index = self._parents[index]
-        return _best_in_crowd(self._crowd(-1), path, 0, best)
+        return self._crowd_beats(None, path, best)
 
-    def _crowd(self, index: int) -> Crowd:
-        """The Crowd of a crowded prefix's rules (``index`` -1: of every uncrowded
+    def _crowd(self, key: str | None) -> Crowd:
+        """The Crowd of a crowded prefix's rules (``key`` None: of every uncrowded
         prefix's keyed rules), built the first time."""
-        crowd = self._indexed.get(index)
+        slot = _SPREAD if key is None else key
+        crowd = self._indexed.get(slot)
         if crowd is None:
-            if index >= 0:
-                group = self._entries[index]
+            if key is not None:
+                group = self._wild[key]
             else:
                 crowds = self._crowds or {}
                 spread = [
                     entry
-                    for i, same in enumerate(self._entries)
-                    if i not in crowds
+                    for prefix, same in self._wild.items()
+                    if prefix not in crowds
                     for entry in same
                     if keyed(entry)
                 ]
                 group = tuple(sorted(spread, key=best_first))
-            crowd = self._indexed[index] = Crowd(group)
+            crowd = self._indexed[slot] = Crowd(group)
         return crowd
 
     def matching(self, path: str) -> list[Entry]:
-        """Every rule matching a normalised path, in no particular order."""
+        """Every rule matching a normalised path, in no particular order, with every line
+        that writes it."""
         keys = self._keys
         crowds = self._crowds
         found: list[Entry] = []
@@ -264,9 +344,11 @@ class Matcher:
         while index >= 0:
             key = keys[index]
             if path.startswith(key):
-                group = self._entries[index]
-                if crowds is not None and len(path) - len(key) > crowds.get(index, MAX_BYTES):
-                    found.extend(_matching_in_crowd(self._crowd(index), path, len(key), group))
+                if key in self._plain:
+                    found.append(self._entry(key))
+                group = self._wild.get(key, ())
+                if crowds is not None and len(path) - len(key) > crowds.get(key, MAX_BYTES):
+                    found.extend(_matching_in_crowd(self._crowd(key), path, len(key), group))
                 else:
                     found.extend(
                         entry
@@ -274,7 +356,16 @@ class Matcher:
                         if tail_matches(path, len(key), entry[3], entry[4], entry[5])
                     )
             index = self._parents[index]
-        return found
+        if not found or self._rules is None:
+            return found
+        # Each rule is kept once, at its first line (a plain pattern also only as allow):
+        # the lines that wrote the rules found.
+        patterns = {entry[6] for entry in found}
+        return [
+            (len(pattern), allow, line, PLAIN, "", (), pattern)
+            for line, allow, pattern in self._rules()
+            if pattern in patterns
+        ]
 
 
 def _first_match(
@@ -288,6 +379,13 @@ def _first_match(
         if tail_matches(path, start, entry[3], entry[4], entry[5]):
             return entry if _better(entry, best) else best
     return best
+
+
+def _priority(best: str | Entry | None) -> int:
+    """The priority of a rule (a plain one as its pattern; None: 0, below every rule)."""
+    if best is None:
+        return 0
+    return len(best) if isinstance(best, str) else best[0]
 
 
 def _head_priority(same: Filed) -> int:
@@ -336,4 +434,4 @@ def _matching_in_crowd(
 
 
 NO_RULES = Matcher({})
-DISALLOW_EVERYTHING = Matcher({"/": (1, False, 0, PLAIN, "", (), "/")})  # line 0: none
+DISALLOW_EVERYTHING = Matcher({"/": False})  # no line

@@ -8,9 +8,11 @@ instead of being tried in turn.
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import repeat
 
 from .crowd import Crowd, Filed, keyed
 from .lines import MAX_BYTES
@@ -18,6 +20,11 @@ from .patterns import FIND, PLAIN, Entry, tail_matches
 
 # Where the Crowd of every uncrowded prefix's keyed rules is kept (no prefix has a "\n").
 _SPREAD = "\n"
+#: What a plain rule says, in the dictionary a ``Matcher`` is built from.
+DISALLOWS = 1
+ALLOWS = 2
+# A rule found: a plain one as the index of its prefix.
+Best = int | Entry | None
 # Every rule line of a matcher's groups, (line, allow, normalised pattern), in file order.
 RuleLines = Callable[[], Iterator[tuple[int, bool, str]]]
 
@@ -80,28 +87,27 @@ class Matcher:
     """Longest match wins, allow wins ties, the earliest line wins among equals.
 
     Rules are indexed by their literal prefix (the text before the first "*" or the
-    final "$"). Plain rules ("/private/", no "*" or "$", most of them) are only their
-    prefix: a dictionary says whether each allows (allow wins over a disallow of the same
-    pattern), and their line is looked up when a decision reports it. The other rules
-    are kept by prefix, best first. The prefixes are sorted; for each one ``parents``
-    holds the longest other prefix that is a prefix of it. Every prefix of a path in the
-    sorted list is an ancestor of the last entry not greater than the path (everything
-    between a prefix and the path in sort order starts with that prefix), so a query
-    bisects once and walks up that chain, stopping once no ancestor can hold a better
-    rule. The wildcard rules of one prefix are tried best first, or, when many would each
-    cost a search of a long path, looked up in a ``Crowd`` index built the first time it
-    pays.
+    final "$"). A plain rule ("/private/", no "*" or "$": most of them) is only its
+    prefix and a flag saying whether it allows (allow wins over a disallow of the same
+    pattern); its line is looked up when a decision reports it. The other rules are kept
+    by prefix, best first. The prefixes are sorted; for each one ``parents`` holds the
+    longest other prefix that is a prefix of it. Every prefix of a path in the sorted list
+    is an ancestor of the last entry not greater than the path (everything between a
+    prefix and the path in sort order starts with that prefix), so a query bisects once
+    and walks up that chain, stopping once no ancestor can hold a better rule. The
+    wildcard rules of one prefix are tried best first, or, when many would each cost a
+    search of a long path, looked up in a ``Crowd`` index built the first time it pays.
     """
 
     __slots__ = (
         "_crowds",
+        "_flags",
         "_indexed",
         "_keys",
         "_lines",
         "_long",
         "_longest",
         "_parents",
-        "_plain",
         "_rules",
         "_top",
         "_wild",
@@ -110,16 +116,15 @@ class Matcher:
 
     def __init__(
         self,
-        plain: dict[str, bool],
+        plain: dict[str, int],
         wild: dict[str, list[Entry]] | None = None,
         crawl_delay: float | None = None,
         rules: RuleLines | None = None,
     ) -> None:
-        """``plain``: plain patterns, whether each allows; ``wild``: the other rules by
-        literal prefix; ``rules``: every rule line as (line, allow, pattern), in file
-        order, read again only when a plain rule's line is asked for."""
+        """``plain``: plain patterns, ``DISALLOWS`` or ``ALLOWS`` each; ``wild``: the other
+        rules by literal prefix; ``rules``: every rule line as (line, allow, pattern), in
+        file order, read again only when a plain rule's line is asked for."""
         self.crawl_delay = crawl_delay
-        self._plain = plain
         self._rules = rules
         self._lines: dict[tuple[bool, str], int] | None = None
         wild_sorted: dict[str, tuple[Entry, ...]] = {}
@@ -151,13 +156,15 @@ class Matcher:
                 parent = parents[parent]
             parents.append(parent)
         self._keys = keys
+        # Per prefix: 0 (no plain rule), DISALLOWS or ALLOWS.
+        self._flags = bytes(map(plain.get, keys, repeat(0)))
         self._parents = parents
         self._wild = wild_sorted
         self._top = top  # the longest wildcard rule: no ancestor holds a longer one
         # Paths up to this long never have too many rules on their prefixes' chain to
         # try in turn (see ``_longest``).
         self._long = _SPREAD_WORK // uncrowded - 32 if uncrowded else MAX_BYTES
-        self._longest: list[int] | None = None
+        self._longest: array[int] | None = None
         self._crowds = crowds
         self._indexed: dict[str, Crowd] = {}
 
@@ -166,7 +173,7 @@ class Matcher:
         best = self._best(path)
         if best is None:
             return True
-        return self._plain[best] if isinstance(best, str) else best[1]
+        return self._flags[best] == ALLOWS if isinstance(best, int) else best[1]
 
     def decision(self, path: str) -> Decision:
         """The answer for a normalised path and the rule that decided."""
@@ -174,12 +181,15 @@ class Matcher:
 
     def best(self, path: str) -> Entry | None:
         """The deciding rule for a normalised path, or None when no rule matches."""
-        best = self._best(path)
-        return self._entry(best) if isinstance(best, str) else best
+        return self._as_entry(self._best(path))
 
-    def _entry(self, key: str) -> Entry:
-        """The rule of a plain pattern, its line looked up."""
-        allow = self._plain[key]
+    def _as_entry(self, best: Best) -> Entry | None:
+        """A rule found (a plain one as the index of its prefix) as an Entry, its line
+        looked up."""
+        if not isinstance(best, int):
+            return best
+        key = self._keys[best]
+        allow = self._flags[best] == ALLOWS
         return (len(key), allow, self._line(allow, key), PLAIN, "", (), key)
 
     def _line(self, allow: bool, pattern: str) -> int:
@@ -195,18 +205,24 @@ class Matcher:
             self._lines[allow, pattern] = line
         return line
 
-    def _best(self, path: str) -> str | Entry | None:
-        """``best``, a plain rule as its pattern."""
+    def _priority(self, best: Best) -> int:
+        """The priority of a rule found (None: 0, below every rule)."""
+        if best is None:
+            return 0
+        return len(self._keys[best]) if isinstance(best, int) else best[0]
+
+    def _best(self, path: str) -> Best:
+        """``best``, a plain rule as the index of its prefix."""
         keys = self._keys
         index = bisect_right(keys, path) - 1
         if len(path) > self._long and index >= 0 and len(path) > self._chain_limits()[index]:
             return self._best_spread(path, index)
         parents = self._parents
-        plain = self._plain
+        flags = self._flags
         wild = self._wild
         crowds = self._crowds
         top = self._top
-        best: str | Entry | None = None
+        best: Best = None
         best_prio = 0  # every rule's priority is at least 1
         while index >= 0:
             key = keys[index]
@@ -214,17 +230,16 @@ class Matcher:
                 size = len(key)
                 if size < best_prio and best_prio > top:
                     break  # no ancestor holds a rule as long
-                allow = plain.get(key)
-                if allow is not None and (
-                    size > best_prio or (size == best_prio and self._plain_wins(key, best))
+                if flags[index] and (
+                    size > best_prio or (size == best_prio and self._plain_wins(index, best))
                 ):
-                    best = key
+                    best = index
                     best_prio = size
                 same = wild.get(key) if wild else None
                 if same is not None:
                     if crowds is not None and len(path) - size > crowds.get(key, MAX_BYTES):
                         best = self._crowd_beats(key, path, best)
-                        best_prio = _priority(best)
+                        best_prio = self._priority(best)
                         index = parents[index]
                         continue
                     # ``_first_match``, inline: this loop is much of a question's time.
@@ -247,26 +262,22 @@ class Matcher:
             index = parents[index]
         return best
 
-    def _plain_wins(self, key: str, best: str | Entry | None) -> bool:
-        """Whether the plain rule of ``key`` (matching) beats ``best``: a line is only
-        looked up for rules as long and with the same answer."""
-        prio = _priority(best)
-        if len(key) != prio:
-            return len(key) > prio
-        return _better(self._entry(key), self._as_entry(best))
+    def _plain_wins(self, index: int, best: Best) -> bool:
+        """Whether the plain rule of prefix ``index`` (matching) beats ``best``: a line is
+        only looked up for rules as long and with the same answer."""
+        size = len(self._keys[index])
+        prio = self._priority(best)
+        if size != prio:
+            return size > prio
+        return _better(self._as_entry(index), self._as_entry(best))  # type: ignore[arg-type]
 
-    def _crowd_beats(
-        self, key: str | None, path: str, best: str | Entry | None
-    ) -> str | Entry | None:
+    def _crowd_beats(self, key: str | None, path: str, best: Best) -> Best:
         """``best``, or a better rule of a Crowd (see ``_crowd``) matching ``path``."""
         current = self._as_entry(best)
         found = _best_in_crowd(self._crowd(key), path, len(key or ""), current)
         return best if found is current else found
 
-    def _as_entry(self, best: str | Entry | None) -> Entry | None:
-        return self._entry(best) if isinstance(best, str) else best
-
-    def _chain_limits(self) -> list[int]:
+    def _chain_limits(self) -> array[int]:
         """Per prefix, the path length above which the rules of its chain's uncrowded
         prefixes are too many to try in turn (1,000 nested "/a...a*b<k>"): a longer path
         asks the Crowd of them all (``_best_spread``)."""
@@ -274,35 +285,37 @@ class Matcher:
             crowds = self._crowds or {}
             chained: list[int] = []
             for index, key in enumerate(self._keys):
-                own = (key in self._plain) + (
+                own = (self._flags[index] > 0) + (
                     0 if key in crowds else len(self._wild.get(key, ()))
                 )
                 parent = self._parents[index]
                 chained.append(own + chained[parent] if parent >= 0 else own)
-            self._longest = [_SPREAD_WORK // n - 32 if n else MAX_BYTES for n in chained]
+            self._longest = array(
+                "i", [_SPREAD_WORK // n - 32 if n else MAX_BYTES for n in chained]
+            )
         return self._longest
 
-    def _best_spread(self, path: str, index: int) -> str | Entry | None:
+    def _best_spread(self, path: str, index: int) -> Best:
         """``_best`` when the path's prefixes hold many rules between them: the walk up
         the chain tries only the rules without a key, and the Crowd of every uncrowded
         prefix's keyed rules finds the rest."""
         keys = self._keys
         crowds = self._crowds
-        best: str | Entry | None = None
+        best: Best = None
         while index >= 0:
             key = keys[index]
-            if len(key) < _priority(best) and _priority(best) > self._top:
+            if len(key) < self._priority(best) and self._priority(best) > self._top:
                 break
             if path.startswith(key):
-                if key in self._plain and self._plain_wins(key, best):
-                    best = key
+                if self._flags[index] and self._plain_wins(index, best):
+                    best = index
                 if crowds is not None and key in crowds:
                     best = self._crowd_beats(key, path, best)
                 else:
                     # ``_first_match`` over the rules without a key, inline: a chain can
                     # be a thousand prefixes long, and a call for each doubled the time.
                     for entry in self._wild.get(key, ()):
-                        if entry[0] < _priority(best):
+                        if entry[0] < self._priority(best):
                             break
                         if entry[4] or entry[5]:
                             continue  # keyed: in the spread Crowd
@@ -344,8 +357,8 @@ class Matcher:
         while index >= 0:
             key = keys[index]
             if path.startswith(key):
-                if key in self._plain:
-                    found.append(self._entry(key))
+                if self._flags[index]:
+                    found.append(self._as_entry(index))  # type: ignore[arg-type]
                 group = self._wild.get(key, ())
                 if crowds is not None and len(path) - len(key) > crowds.get(key, MAX_BYTES):
                     found.extend(_matching_in_crowd(self._crowd(key), path, len(key), group))
@@ -379,13 +392,6 @@ def _first_match(
         if tail_matches(path, start, entry[3], entry[4], entry[5]):
             return entry if _better(entry, best) else best
     return best
-
-
-def _priority(best: str | Entry | None) -> int:
-    """The priority of a rule (a plain one as its pattern; None: 0, below every rule)."""
-    if best is None:
-        return 0
-    return len(best) if isinstance(best, str) else best[0]
 
 
 def _head_priority(same: Filed) -> int:
@@ -434,4 +440,4 @@ def _matching_in_crowd(
 
 
 NO_RULES = Matcher({})
-DISALLOW_EVERYTHING = Matcher({"/": False})  # no line
+DISALLOW_EVERYTHING = Matcher({"/": DISALLOWS})  # no line

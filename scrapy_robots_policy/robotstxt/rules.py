@@ -16,7 +16,7 @@ from functools import partial
 
 from .agents import Span, first_naming
 from .lines import ALLOW_VALUE, BLANKS, CRAWL_DELAY_VALUE, DISALLOW_VALUE, GROUP_LINE
-from .matcher import NO_RULES, Matcher
+from .matcher import ALLOWS, DISALLOWS, NO_RULES, Matcher
 from .patterns import Entry, compile_pattern, normalize_pattern
 
 
@@ -56,12 +56,12 @@ def build(data: bytes, spans: list[Span], indexes: list[int], token: bytes | Non
             delay = _first_delay(CRAWL_DELAY_VALUE.findall(text)[after:])
     # Allow wins over a disallow of the same pattern; "" is no rule (Google: an empty
     # value matches nothing), and a line of another kind reads as "".
-    plain_rules = dict.fromkeys(disallows, False)
-    plain_rules.update(dict.fromkeys(allows, True))
+    plain_rules = dict.fromkeys(disallows, DISALLOWS)
+    plain_rules.update(dict.fromkeys(allows, ALLOWS))
     plain_rules.pop("", None)
     if not plain_rules and not wild and delay is None:
         return NO_RULES
-    return Matcher(plain_rules, wild, delay, partial(_rule_lines, data, spans, tuple(indexes)))
+    return Matcher(plain_rules, wild, delay, partial(_rule_lines, data, spans, indexes))
 
 
 def _read_values(
@@ -124,7 +124,7 @@ def _pattern(value: str, ascii_only: bool) -> str:
 
 
 def _rule_lines(
-    data: bytes, spans: list[Span], indexes: tuple[int, ...]
+    data: bytes, spans: list[Span], indexes: list[int]
 ) -> Iterator[tuple[int, bool, str]]:
     """(line, allow, normalised pattern) of every rule of the groups, in file order: read
     again only when a decision or explain reports lines."""

@@ -23,7 +23,7 @@ _SPREAD = "\n"
 #: What a plain rule says, in the dictionary a ``Matcher`` is built from.
 DISALLOWS = 1
 ALLOWS = 2
-# A rule found: a plain one as the index of its prefix.
+# A rule found (see ``Matcher.find``).
 Best = int | Entry | None
 # Every rule line of a matcher's groups, (line, allow, normalised pattern), in file order.
 RuleLines = Callable[[], Iterator[tuple[int, bool, str]]]
@@ -168,28 +168,20 @@ class Matcher:
         self._crowds = crowds
         self._indexed: dict[str, Crowd] = {}
 
-    def allows(self, path: str) -> bool:
-        """Whether a normalised path is allowed (no rule matching: allowed)."""
-        best = self._best(path)
-        if best is None:
-            return True
-        return self._flags[best] == ALLOWS if isinstance(best, int) else best[1]
-
     def decision(self, path: str) -> Decision:
         """The answer for a normalised path and the rule that decided."""
         return as_decision(self.best(path))
 
     def best(self, path: str) -> Entry | None:
         """The deciding rule for a normalised path, or None when no rule matches."""
-        return self._as_entry(self._best(path))
+        return self._as_entry(self.find(path))
 
     def _as_entry(self, best: Best) -> Entry | None:
-        """A rule found (a plain one as the index of its prefix) as an Entry, its line
-        looked up."""
+        """A rule ``find`` found as an Entry, its line looked up."""
         if not isinstance(best, int):
             return best
-        key = self._keys[best]
-        allow = self._flags[best] == ALLOWS
+        allow = best < 0
+        key = self._keys[~best if allow else best]
         return (len(key), allow, self._line(allow, key), PLAIN, "", (), key)
 
     def _line(self, allow: bool, pattern: str) -> int:
@@ -209,10 +201,15 @@ class Matcher:
         """The priority of a rule found (None: 0, below every rule)."""
         if best is None:
             return 0
-        return len(self._keys[best]) if isinstance(best, int) else best[0]
+        if isinstance(best, int):
+            return len(self._keys[~best if best < 0 else best])
+        return best[0]
 
-    def _best(self, path: str) -> Best:
-        """``best``, a plain rule as the index of its prefix."""
+    def find(self, path: str) -> Best:
+        """The deciding rule for a normalised path: None when no rule matches, a rule
+        with a "*" or "$" as its Entry, a plain rule as the index of its prefix, ``~``
+        that index when it allows (so ``RobotsTxt.allowed`` reads the answer without
+        another call)."""
         keys = self._keys
         index = bisect_right(keys, path) - 1
         if len(path) > self._long and index >= 0 and len(path) > self._chain_limits()[index]:
@@ -228,20 +225,19 @@ class Matcher:
             key = keys[index]
             if path.startswith(key):
                 size = len(key)
-                if size < best_prio and best_prio > top:
-                    break  # no ancestor holds a rule as long
-                if flags[index] and (
+                flag = flags[index]
+                if flag and (
                     size > best_prio or (size == best_prio and self._plain_wins(index, best))
                 ):
-                    best = index
+                    best = ~index if flag == ALLOWS else index
                     best_prio = size
                 same = wild.get(key) if wild else None
-                if same is not None:
-                    if crowds is not None and len(path) - size > crowds.get(key, MAX_BYTES):
-                        best = self._crowd_beats(key, path, best)
-                        best_prio = self._priority(best)
-                        index = parents[index]
-                        continue
+                if same is not None and (
+                    crowds is not None and len(path) - size > crowds.get(key, MAX_BYTES)
+                ):
+                    best = self._crowd_beats(key, path, best)
+                    best_prio = self._priority(best)
+                elif same is not None:
                     # ``_first_match``, inline: this loop is much of a question's time.
                     for entry in same:
                         prio = entry[0]
@@ -259,6 +255,8 @@ class Matcher:
                                 best = entry
                                 best_prio = prio
                             break
+                if best_prio >= size and best_prio > top:
+                    break  # every ancestor is shorter, and so are its rules
             index = parents[index]
         return best
 
@@ -269,7 +267,12 @@ class Matcher:
         prio = self._priority(best)
         if size != prio:
             return size > prio
-        return _better(self._as_entry(index), self._as_entry(best))  # type: ignore[arg-type]
+        mine = self._as_entry(self._found(index))
+        return _better(mine, self._as_entry(best))  # type: ignore[arg-type]
+
+    def _found(self, index: int) -> int:
+        """What ``find`` answers for the plain rule of prefix ``index``."""
+        return ~index if self._flags[index] == ALLOWS else index
 
     def _crowd_beats(self, key: str | None, path: str, best: Best) -> Best:
         """``best``, or a better rule of a Crowd (see ``_crowd``) matching ``path``."""
@@ -296,7 +299,7 @@ class Matcher:
         return self._longest
 
     def _best_spread(self, path: str, index: int) -> Best:
-        """``_best`` when the path's prefixes hold many rules between them: the walk up
+        """``find`` when the path's prefixes hold many rules between them: the walk up
         the chain tries only the rules without a key, and the Crowd of every uncrowded
         prefix's keyed rules finds the rest."""
         keys = self._keys
@@ -308,7 +311,7 @@ class Matcher:
                 break
             if path.startswith(key):
                 if self._flags[index] and self._plain_wins(index, best):
-                    best = index
+                    best = self._found(index)
                 if crowds is not None and key in crowds:
                     best = self._crowd_beats(key, path, best)
                 else:
@@ -358,7 +361,7 @@ class Matcher:
             key = keys[index]
             if path.startswith(key):
                 if self._flags[index]:
-                    found.append(self._as_entry(index))  # type: ignore[arg-type]
+                    found.append(self._as_entry(self._found(index)))  # type: ignore[arg-type]
                 group = self._wild.get(key, ())
                 if crowds is not None and len(path) - len(key) > crowds.get(key, MAX_BYTES):
                     found.extend(_matching_in_crowd(self._crowd(key), path, len(key), group))

@@ -74,16 +74,18 @@ def _read_values(
 ) -> None:
     """File a group's values of one key (an item per line): plain patterns into
     ``plain``, the others by literal prefix into ``wild``, each at its first line."""
-    for value in dict.fromkeys(values):
-        if not value:
-            continue
+    # Each distinct value and the offset of its first line, at C speed: the later
+    # (reversed: earlier) offsets overwrite.
+    firsts = dict(zip(reversed(values), range(len(values) - 1, -1, -1)))
+    firsts.pop("", None)
+    for value, offset in firsts.items():
         pattern = _pattern(value, ascii_only)
         if "*" in pattern or "$" in pattern:
-            _add(wild, pattern, allow, first_line + values.index(value))
+            _add(wild, pattern, allow, first_line + offset)
         else:
             plain.append(pattern)
         if allow and "/index.htm" in pattern:
-            _index_pages(wild, [pattern], first_line + values.index(value))
+            _index_pages(wild, [pattern], first_line + offset)
 
 
 def _index_pages(wild: dict[str, list[Entry]], allowed: list[str], first_line: int) -> None:

@@ -76,7 +76,7 @@ def _read_values(
     ``plain``, the others by literal prefix into ``wild``, each at its first line."""
     # Each distinct value and the offset of its first line, at C speed: the later
     # (reversed: earlier) offsets overwrite.
-    firsts = dict(zip(reversed(values), range(len(values) - 1, -1, -1)))
+    firsts = dict(zip(reversed(values), range(len(values) - 1, -1, -1), strict=True))
     firsts.pop("", None)
     for value, offset in firsts.items():
         pattern = _pattern(value, ascii_only)

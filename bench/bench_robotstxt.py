@@ -25,9 +25,15 @@ How each peer's parse is counted:
 32 questions, keeping what it parsed: native peers' memory (Rust, C++) is seen too.
 
 Every round runs each measurement for every peer, the peer order rotating between
-rounds; medians over rounds are printed, with ratios against Protego. Times are CPU
+rounds; medians over rounds are printed, with ours against each peer. Times are CPU
 time of this process (time.process_time), so other work on a shared machine does not
-count against whichever peer happened to be running.
+count against whichever peer happened to be running. The questions are the same for
+every peer, and the engine keeps no answer from one question to the next.
+
+``--worst-case`` also times the first question on a freshly parsed object for each 2 KB
+URL (the rules read, the index built), and the user-agent lines of a 500 KiB file
+naming one crawler each, asked by a name Google cuts ("FooBot") and by one it does not
+("FooBot99999/1.0").
 """
 
 from __future__ import annotations

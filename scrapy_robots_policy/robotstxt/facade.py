@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from .agents import Span, assemble, naming, product_token
 from .lines import prepare, utf8
-from .matcher import DISALLOW_EVERYTHING, NO_RULES, Decision, Matcher
+from .matcher import DISALLOW_EVERYTHING, NO_RULES, Matcher
 from .patterns import normalize_path, split_url
+from .precedence import Decision
 from .report import Explanation, explain
 from .rules import build
 from .sitemaps import sitemap_urls

@@ -11,12 +11,12 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from itertools import repeat
 
-from .crowd import Crowd, Filed, keyed
+from .crowd import Crowd, best_in_crowd, keyed, matching_in_crowd
 from .lines import MAX_BYTES
 from .patterns import FIND, PLAIN, Entry, tail_matches
+from .precedence import Decision, as_decision, best_first, better
 
 # Where the Crowd of every uncrowded prefix's keyed rules is kept (no prefix has a "\n").
 _SPREAD = "\n"
@@ -36,51 +36,6 @@ _CROWD = 16
 _LINEAR_WORK = 65_536
 #: The same bound for the rules of all the uncrowded prefixes of a path together.
 _SPREAD_WORK = 65_536
-
-
-@dataclass(frozen=True, slots=True)
-class Rule:
-    """One allow or disallow line of a group, its pattern normalised."""
-
-    allow: bool
-    pattern: str
-    line: int | None
-
-    def __str__(self) -> str:
-        return f"{'Allow' if self.allow else 'Disallow'}: {self.pattern}"
-
-
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """The answer for one URL: allowed or not, and the rule that decided (None: no rule)."""
-
-    allowed: bool
-    line: int | None = None
-    rule: str | None = None
-
-
-def as_decision(entry: Entry | None) -> Decision:
-    if entry is None:
-        return Decision(True)
-    return Decision(
-        entry[1], entry[2] or None, f"{'Allow' if entry[1] else 'Disallow'}: {entry[6]}"
-    )
-
-
-def as_rule(entry: Entry) -> Rule:
-    return Rule(entry[1], entry[6], entry[2] or None)
-
-
-def best_first(entry: Entry) -> tuple[int, bool, int]:
-    """Sort key: longest pattern, then allow, then earliest line."""
-    return (-entry[0], not entry[1], entry[2])
-
-
-def _better(entry: Entry, best: Entry | None) -> bool:
-    """Whether matching ``entry`` beats ``best``: longer, or as long and allow, or earlier."""
-    if best is None or entry[0] != best[0]:
-        return best is None or entry[0] > best[0]
-    return (entry[1] and not best[1]) or (entry[1] == best[1] and entry[2] < best[2])
 
 
 class Matcher:
@@ -127,34 +82,10 @@ class Matcher:
         self.crawl_delay = crawl_delay
         self._rules = rules
         self._lines: dict[tuple[bool, str], int] | None = None
-        wild_sorted: dict[str, tuple[Entry, ...]] = {}
-        # Prefix of enough rules for a Crowd -> the length of the rest of the path above
-        # which it answers (see _LINEAR_WORK); built on first use.
-        crowds: dict[str, int] | None = None
-        uncrowded = len(plain)  # rules of uncrowded prefixes
-        top = 0
-        if wild:
-            for prefix, same in wild.items():
-                same.sort(key=best_first)
-                wild_sorted[prefix] = tuple(same)
-                top = max(top, same[0][0])
-                if len(same) >= _CROWD:
-                    if crowds is None:
-                        crowds = {}
-                    crowds[prefix] = _LINEAR_WORK // len(same) - 32
-                else:
-                    uncrowded += len(same)
-            keys = sorted(plain.keys() | wild_sorted.keys())
-        else:
-            keys = sorted(plain)
-        parents: list[int] = []
-        for index, key in enumerate(keys):
-            # The prefixes of ``key`` in the list are the previous key and its ancestors
-            # (everything between a prefix and ``key`` in sort order starts with it).
-            parent = index - 1
-            while parent >= 0 and not key.startswith(keys[parent]):
-                parent = parents[parent]
-            parents.append(parent)
+        wild_sorted, crowds, uncrowded, top = _file_wild(wild or {})
+        keys = sorted(plain.keys() | wild_sorted.keys()) if wild_sorted else sorted(plain)
+        uncrowded += len(plain)
+        parents = _parents(keys)
         self._keys = keys
         # Per prefix: 0 (no plain rule), DISALLOWS or ALLOWS.
         self._flags = bytes(map(plain.get, keys, repeat(0)))
@@ -190,11 +121,9 @@ class Matcher:
             self._lines = {}
         line = self._lines.get((allow, pattern))
         if line is None:
-            line = 0
-            if self._rules is not None:
-                found = (n for n, a, p in self._rules() if a == allow and p == pattern)
-                line = next(found, 0)
-            self._lines[allow, pattern] = line
+            rules = self._rules() if self._rules is not None else ()
+            found = (n for n, a, p in rules if a == allow and p == pattern)
+            line = self._lines[allow, pattern] = next(found, 0)
         return line
 
     def _priority(self, best: Best) -> int:
@@ -251,7 +180,7 @@ class Matcher:
                         else:
                             matched = tail_matches(path, size, kind, entry[4], entry[5])
                         if matched:
-                            if prio > best_prio or _better(entry, self._as_entry(best)):
+                            if prio > best_prio or better(entry, self._as_entry(best)):
                                 best = entry
                                 best_prio = prio
                             break
@@ -268,7 +197,7 @@ class Matcher:
         if size != prio:
             return size > prio
         mine = self._as_entry(self._found(index))
-        return _better(mine, self._as_entry(best))  # type: ignore[arg-type]
+        return better(mine, self._as_entry(best))  # type: ignore[arg-type]
 
     def _found(self, index: int) -> int:
         """What ``find`` answers for the plain rule of prefix ``index``."""
@@ -277,7 +206,7 @@ class Matcher:
     def _crowd_beats(self, key: str | None, path: str, best: Best) -> Best:
         """``best``, or a better rule of a Crowd (see ``_crowd``) matching ``path``."""
         current = self._as_entry(best)
-        found = _best_in_crowd(self._crowd(key), path, len(key or ""), current)
+        found = best_in_crowd(self._crowd(key), path, len(key or ""), current)
         return best if found is current else found
 
     def _chain_limits(self) -> array[int]:
@@ -285,16 +214,8 @@ class Matcher:
         prefixes are too many to try in turn (1,000 nested "/a...a*b<k>"): a longer path
         asks the Crowd of them all (``_best_spread``)."""
         if self._longest is None:
-            crowds = self._crowds or {}
-            chained: list[int] = []
-            for index, key in enumerate(self._keys):
-                own = (self._flags[index] > 0) + (
-                    0 if key in crowds else len(self._wild.get(key, ()))
-                )
-                parent = self._parents[index]
-                chained.append(own + chained[parent] if parent >= 0 else own)
-            self._longest = array(
-                "i", [_SPREAD_WORK // n - 32 if n else MAX_BYTES for n in chained]
+            self._longest = _spread_limits(
+                self._keys, self._flags, self._wild, self._crowds or {}, self._parents
             )
         return self._longest
 
@@ -323,7 +244,7 @@ class Matcher:
                         if entry[4] or entry[5]:
                             continue  # keyed: in the spread Crowd
                         if tail_matches(path, len(key), entry[3], entry[4], entry[5]):
-                            if _better(entry, self._as_entry(best)):
+                            if better(entry, self._as_entry(best)):
                                 best = entry
                             break
             index = self._parents[index]
@@ -335,18 +256,7 @@ class Matcher:
         slot = _SPREAD if key is None else key
         crowd = self._indexed.get(slot)
         if crowd is None:
-            if key is not None:
-                group = self._wild[key]
-            else:
-                crowds = self._crowds or {}
-                spread = [
-                    entry
-                    for prefix, same in self._wild.items()
-                    if prefix not in crowds
-                    for entry in same
-                    if keyed(entry)
-                ]
-                group = tuple(sorted(spread, key=best_first))
+            group = self._wild[key] if key is not None else _spread(self._wild, self._crowds)
             crowd = self._indexed[slot] = Crowd(group)
         return crowd
 
@@ -364,7 +274,7 @@ class Matcher:
                     found.append(self._as_entry(self._found(index)))  # type: ignore[arg-type]
                 group = self._wild.get(key, ())
                 if crowds is not None and len(path) - len(key) > crowds.get(key, MAX_BYTES):
-                    found.extend(_matching_in_crowd(self._crowd(key), path, len(key), group))
+                    found.extend(matching_in_crowd(self._crowd(key), path, len(key), group))
                 else:
                     found.extend(
                         entry
@@ -372,74 +282,85 @@ class Matcher:
                         if tail_matches(path, len(key), entry[3], entry[4], entry[5])
                     )
             index = self._parents[index]
-        if not found or self._rules is None:
-            return found
-        # Each rule is kept once, at its first line (a plain pattern also only as allow):
-        # the lines that wrote the rules found.
-        patterns = {entry[6] for entry in found}
-        return [
-            (len(pattern), allow, line, PLAIN, "", (), pattern)
-            for line, allow, pattern in self._rules()
-            if pattern in patterns
-        ]
+        return _every_line(found, self._rules) if found and self._rules else found
 
 
-def _first_match(
-    entries: tuple[Entry, ...], path: str, start: int, best: Entry | None
-) -> Entry | None:
-    """``best``, or the first of ``entries`` (best first, all on the literal prefix
-    ``path[:start]``) matching ``path`` if it is better: the rest are no better."""
-    for entry in entries:
-        if best is not None and entry[0] < best[0]:
-            break
-        if tail_matches(path, start, entry[3], entry[4], entry[5]):
-            return entry if _better(entry, best) else best
-    return best
+def _file_wild(
+    wild: dict[str, list[Entry]],
+) -> tuple[dict[str, tuple[Entry, ...]], dict[str, int] | None, int, int]:
+    """(the rules with a "*" or "$" by prefix, best first; the prefixes with enough of
+    them for a Crowd, each with the length of the rest of the path above which it
+    answers (see _LINEAR_WORK), built on first use; how many rules the others have; the
+    longest rule)."""
+    filed: dict[str, tuple[Entry, ...]] = {}
+    crowds: dict[str, int] | None = None
+    uncrowded = top = 0
+    for prefix, same in wild.items():
+        same.sort(key=best_first)
+        filed[prefix] = tuple(same)
+        top = max(top, same[0][0])
+        if len(same) >= _CROWD:
+            if crowds is None:
+                crowds = {}
+            crowds[prefix] = _LINEAR_WORK // len(same) - 32
+        else:
+            uncrowded += len(same)
+    return filed, crowds, uncrowded, top
 
 
-def _head_priority(same: Filed) -> int:
-    return same[0][0][0]
+def _parents(keys: list[str]) -> list[int]:
+    """Per sorted prefix, the index of the longest other prefix that is a prefix of it."""
+    parents: list[int] = []
+    for index, key in enumerate(keys):
+        # The prefixes of ``key`` in the list are the previous key and its ancestors
+        # (everything between a prefix and ``key`` in sort order starts with it).
+        parent = index - 1
+        while parent >= 0 and not key.startswith(keys[parent]):
+            parent = parents[parent]
+        parents.append(parent)
+    return parents
 
 
-def _best_in_crowd(crowd: Crowd, path: str, start: int, best: Entry | None) -> Entry | None:
-    """``best`` or a better rule of ``crowd`` matching ``path`` past ``start``."""
-    best = _first_match(crowd.unkeyed, path, start, best)
-    found, lists = crowd.candidates(path[start:])
-    lists.sort(key=_head_priority, reverse=True)
-    holds_all = found.issuperset
-    for same in lists:
-        if best is not None and same[0][0][0] < best[0]:
-            break  # every later list starts lower
-        for entry, needs, prefix in same:
-            if best is not None and entry[0] < best[0]:
-                break
-            if (
-                holds_all(needs)
-                and path.startswith(prefix)
-                and tail_matches(path, len(prefix), *entry[3:6])
-            ):
-                if _better(entry, best):
-                    best = entry
-                break  # the rest of this list is no better
-    return best
+def _spread_limits(
+    keys: list[str],
+    flags: bytes,
+    wild: dict[str, tuple[Entry, ...]],
+    crowds: dict[str, int],
+    parents: list[int],
+) -> array[int]:
+    """Per prefix, the path length above which its chain's uncrowded rules are too
+    many to try in turn (see ``Matcher._chain_limits``)."""
+    chained: list[int] = []
+    for index, key in enumerate(keys):
+        own = (flags[index] > 0) + (0 if key in crowds else len(wild.get(key, ())))
+        parent = parents[index]
+        chained.append(own + chained[parent] if parent >= 0 else own)
+    return array("i", [_SPREAD_WORK // n - 32 if n else MAX_BYTES for n in chained])
 
 
-def _matching_in_crowd(
-    crowd: Crowd, path: str, start: int, every: tuple[Entry, ...]
-) -> list[Entry]:
-    """Those of ``every`` (the crowd's rules, duplicates included) matching ``path`` past
-    ``start``."""
-    found, lists = crowd.candidates(path[start:])
-    patterns = {e[6] for e in crowd.unkeyed if tail_matches(path, start, e[3], e[4], e[5])}
-    patterns.update(
-        entry[6]
-        for same in lists
-        for entry, needs, prefix in same
-        if found.issuperset(needs)
-        and path.startswith(prefix)
-        and tail_matches(path, len(prefix), entry[3], entry[4], entry[5])
-    )
-    return [entry for entry in every if entry[6] in patterns]
+def _spread(
+    wild: dict[str, tuple[Entry, ...]], crowds: dict[str, int] | None
+) -> tuple[Entry, ...]:
+    """The keyed rules of every uncrowded prefix, best first."""
+    spread = [
+        entry
+        for prefix, same in wild.items()
+        if crowds is None or prefix not in crowds
+        for entry in same
+        if keyed(entry)
+    ]
+    return tuple(sorted(spread, key=best_first))
+
+
+def _every_line(found: list[Entry], rules: RuleLines) -> list[Entry]:
+    """The rules ``found`` at every line that writes them: a matcher keeps each rule
+    once, at its first line (a plain pattern also only as allow)."""
+    patterns = {entry[6] for entry in found}
+    return [
+        (len(pattern), allow, line, PLAIN, "", (), pattern)
+        for line, allow, pattern in rules()
+        if pattern in patterns
+    ]
 
 
 NO_RULES = Matcher({})

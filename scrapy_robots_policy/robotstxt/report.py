@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .agents import Span, user_agent_lines
-from .matcher import Decision, Matcher, Rule, as_rule
+from .matcher import Matcher
+from .precedence import Decision, Rule, as_rule
 
 
 @dataclass(frozen=True, slots=True)

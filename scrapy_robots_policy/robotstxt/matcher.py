@@ -178,7 +178,10 @@ class Matcher:
                             # tail_matches.
                             matched = path.find(entry[4], size) >= 0
                         else:
-                            matched = tail_matches(path, size, kind, entry[4], entry[5])
+                            # Most rules fail here: their last piece is not in the path.
+                            matched = entry[4] in path and tail_matches(
+                                path, size, kind, entry[4], entry[5]
+                            )
                         if matched:
                             if prio > best_prio or better(entry, self._as_entry(best)):
                                 best = entry

@@ -141,7 +141,9 @@ class Matcher:
         another call)."""
         keys = self._keys
         index = bisect_right(keys, path) - 1
-        if len(path) > self._long and index >= 0 and len(path) > self._chain_limits()[index]:
+        if index < 0:
+            return None  # the path sorts before every prefix: none is a prefix of it
+        if len(path) > self._long and len(path) > self._chain_limits()[index]:
             return self._best_spread(path, index)
         parents = self._parents
         flags = self._flags

@@ -152,11 +152,32 @@ def test_unreadable_page_is_logged_and_counted_not_raised(caplog):
         def selector(self):
             raise ValueError("cannot parse")
 
-    broken = Broken(response.url, body=b"x", request=response.request,
-                    headers={"X-Robots-Tag": "noindex"})
+    broken = Broken(response.url, body=b'<meta name="robots" content="nofollow">',
+                    request=response.request, headers={"X-Robots-Tag": "noindex"})
     assert run(mw, broken, [{"a": 1}]) == []  # the header still counts
     assert mw.stats.get_value("robots_policy/parse_errors") == 1
     assert "could not parse HTML" in caplog.text
+
+
+def test_a_page_that_cannot_hold_a_robots_meta_tag_is_not_parsed():
+    mw = middleware()
+    response = page("<p>x</p>")
+
+    class Unparsable(HtmlResponse):
+        @property
+        def selector(self):
+            raise AssertionError("parsed")
+
+    plain = Unparsable(response.url, body=b'<meta name="description" content="noindex">',
+                       request=response.request)
+    assert run(mw, plain, [{"a": 1}]) == [{"a": 1}]
+    assert mw.stats.get_value("robots_policy/parse_errors") is None
+
+
+@pytest.mark.parametrize("name", ["&#114;obots", "ROBOTS", "Test&#x42;ot", "rob\0ots"])
+def test_a_robots_meta_tag_name_however_spelled_is_read(name):
+    response = page(f'<html><head><meta name="{name}" content="noindex"></head></html>')
+    assert run(middleware(), response, [{"a": 1}]) == []
 
 
 def test_a_cut_value_is_counted_and_logged_once_per_response(caplog):
@@ -176,3 +197,11 @@ def test_a_cut_value_is_counted_and_logged_once_per_response(caplog):
     kept = response.meta[META_KEY]
     assert len(kept.sources) <= 64
     assert sum(len(d.raw) for d in kept.sources) < 64 * 202
+
+
+@pytest.mark.parametrize("shift", range(-6, 2))
+def test_a_robots_meta_tag_deep_in_a_large_page_is_read(shift):
+    head = '<html><head><meta name="'
+    filler = "<!--" + "x" * (65_536 + shift - len(head) - 7) + "-->"  # "robots" near 64 Ki
+    response = page(f'{filler}{head}robots" content="noindex"></head></html>')
+    assert run(middleware(), response, [{"a": 1}]) == []

@@ -143,17 +143,23 @@ def test_disabled_by_setting():
         middleware(ROBOTS_POLICY_DIRECTIVES_OBEY=False)
 
 
-def test_unreadable_page_is_logged_and_counted_not_raised(caplog):
-    mw = middleware()
+def without_selector(error: Exception, body: bytes, **kwargs):
+    """A page whose selector raises ``error`` when the middleware asks for it."""
     response = page("<p>x</p>")
 
-    class Broken(HtmlResponse):
+    class NoSelector(HtmlResponse):
         @property
         def selector(self):
-            raise ValueError("cannot parse")
+            raise error
 
-    broken = Broken(response.url, body=b'<meta name="robots" content="nofollow">',
-                    request=response.request, headers={"X-Robots-Tag": "noindex"})
+    return NoSelector(response.url, body=body, request=response.request, **kwargs)
+
+
+def test_unreadable_page_is_logged_and_counted_not_raised(caplog):
+    mw = middleware()
+    broken = without_selector(ValueError("cannot parse"),
+                              b'<meta name="robots" content="nofollow">',
+                              headers={"X-Robots-Tag": "noindex"})
     assert run(mw, broken, [{"a": 1}]) == []  # the header still counts
     assert mw.stats.get_value("robots_policy/parse_errors") == 1
     assert "could not parse HTML" in caplog.text
@@ -161,15 +167,8 @@ def test_unreadable_page_is_logged_and_counted_not_raised(caplog):
 
 def test_a_page_that_cannot_hold_a_robots_meta_tag_is_not_parsed():
     mw = middleware()
-    response = page("<p>x</p>")
-
-    class Unparsable(HtmlResponse):
-        @property
-        def selector(self):
-            raise AssertionError("parsed")
-
-    plain = Unparsable(response.url, body=b'<meta name="description" content="noindex">',
-                       request=response.request)
+    plain = without_selector(AssertionError("parsed"),
+                             b'<meta name="description" content="noindex">')
     assert run(mw, plain, [{"a": 1}]) == [{"a": 1}]
     assert mw.stats.get_value("robots_policy/parse_errors") is None
 

@@ -11,8 +11,10 @@ pages, a fifth of them disallowed. The same crawl runs with
 
 alternating, several times; the medians of pages per second (responses over Scrapy's
 ``elapsed_time_seconds``), of pages per CPU second of the crawling process (steadier on a
-shared machine) and their ratios are printed; the target is ours >= 0.95 x builtin.
-Every run must download the same pages and refuse the same requests (checked).
+shared machine) and their ratios are printed; the targets are ours >= 0.97 x builtin and
+addon >= 0.95 x builtin. Every run must download the same pages and refuse the same
+requests (checked). The spider parses no page: the spider middleware reads a page's meta
+tags only when its text can hold one, so its pages cost it no HTML parse.
 
 Memory per cached origin is measured in-process with tracemalloc: every robots.txt of the
 shared corpus (4,231 real files) is parsed and cached as the middleware caches it, and
@@ -296,8 +298,8 @@ def main() -> None:
         for kind, pick in (("median", statistics.median), ("best", max)):
             values = {v: pick(r) for v, r in samples.items()}
             print(f"{kind} {label}: " + ", ".join(f"{v} {m:.1f}" for v, m in values.items())
-                  + f"; ours/builtin {values['ours'] / values['builtin']:.3f} (target >= 0.95),"
-                  f" addon/builtin {values['addon'] / values['builtin']:.3f}")
+                  + f"; ours/builtin {values['ours'] / values['builtin']:.3f} (target >= 0.97),"
+                  f" addon/builtin {values['addon'] / values['builtin']:.3f} (target >= 0.95)")
         # Ratios within a run compare crawls made seconds apart, under the same load.
         paired = {v: statistics.median(a / b for a, b in zip(samples[v], samples["builtin"],
                                                              strict=True))

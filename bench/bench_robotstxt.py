@@ -5,15 +5,35 @@
     python bench/bench_robotstxt.py --worst-case  # adversarial files and 2 KB / 100 KB URLs
 
 Peers: scrapy_robots_policy.RobotsTxt (ours), Protego (Scrapy's default parser, the
-baseline), Google's C++ reference parser through jwm.robotstxt (pybind) and through
-fast-robotstxt (ctypes) when installed. texting_robots (Rust) is not installable here.
-Google's bindings have no parsed object: they re-parse the file for every question, so
-they appear only where a question includes its parse.
+baseline), and when installed (the ``bench`` extra): texting_robots (Rust through PyO3),
+Google's C++ reference parser through jwm.robotstxt (pybind) and through fast-robotstxt
+(ctypes). Agents are given to the other peers as Google's matcher reads them (the leading
+run of [A-Za-z_-]); ours is given the whole User-Agent.
+
+How each peer's parse is counted:
+
+- texting_robots binds the crawler at parse (``Robot(agent, body)``): "parse" is one
+  ``Robot`` per file; in "parse + 32 first questions" it parses once per distinct agent
+  the file's questions ask (4 per file), counted as parse; warm questions ask those
+  ``Robot`` objects (through a dict by agent).
+- Google's bindings have no parsed object: they re-parse the file for every question.
+  Their "parse" is one question per file (its parse and one match), their first
+  question is a question on the raw text, and they have no warm question.
+
+"memory after the questions" is the growth of the resident set of a fresh process
+(one per peer and round) that reads and parses the whole corpus and asks every file its
+32 questions, keeping what it parsed: native peers' memory (Rust, C++) is seen too.
 
 Every round runs each measurement for every peer, the peer order rotating between
-rounds; medians over rounds are printed, with ratios against Protego. Times are CPU
+rounds; medians over rounds are printed, with ours against each peer. Times are CPU
 time of this process (time.process_time), so other work on a shared machine does not
-count against whichever peer happened to be running.
+count against whichever peer happened to be running. The questions are the same for
+every peer, and the engine keeps no answer from one question to the next.
+
+``--worst-case`` also times the first question on a freshly parsed object for each 2 KB
+URL (the rules read, the index built), and the user-agent lines of a 500 KiB file
+naming one crawler each, asked by a name Google cuts ("FooBot") and by one it does not
+("FooBot99999/1.0").
 """
 
 from __future__ import annotations
@@ -25,9 +45,9 @@ import random
 import re
 import signal
 import statistics
+import subprocess
 import sys
 import time
-import tracemalloc
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -53,6 +73,10 @@ class Peer:
     name: str
     parse: Callable[[bytes], Any] | None  # None: no parsed object (parses per question)
     ask: Callable[[Any, str, str], bool]  # (parsed object or body, url, user agent)
+    # Parse for the questions of a file (their distinct agents); None: ``parse``.
+    parse_for: Callable[[bytes, list[str]], Any] | None = None
+    # One parse for the parse speed, when ``parse`` is None (Google's: one question).
+    parse_once: Callable[[bytes], Any] | None = None
 
 
 def peers() -> list[Peer]:
@@ -66,6 +90,22 @@ def peers() -> list[Peer]:
         ),
     ]
     try:
+        from texting_robots import Robot
+
+        def robots_by_agent(body: bytes, agents: list[str]) -> dict[str, Any]:
+            return {agent: Robot(_google_cut(agent), body) for agent in dict.fromkeys(agents)}
+
+        found.append(
+            Peer(
+                "texting_robots",
+                lambda body: Robot("Googlebot", body),
+                lambda robots, url, agent: robots[agent].allowed(url),
+                parse_for=robots_by_agent,
+            )
+        )
+    except ImportError:
+        pass
+    try:
         from jwm.robotstxt import googlebot
 
         matcher = googlebot.RobotsMatcher()
@@ -74,7 +114,7 @@ def peers() -> list[Peer]:
                 "google-pybind",
                 None,
                 lambda body, url, agent: matcher.OneAgentAllowedByRobots(
-                    body, _TOKEN.match(agent).group(), url
+                    body, _google_cut(agent), url
                 ),
             )
         )
@@ -84,19 +124,28 @@ def peers() -> list[Peer]:
         import robotstxt as fast_robotstxt
 
         ctypes_matcher = fast_robotstxt.RobotsMatcher()
+
+        def ctypes_ask(body: bytes, url: str, agent: str) -> bool:
+            # It takes text only (and encodes it again to UTF-8 itself).
+            text = body.decode("utf-8", "replace")
+            return bool(ctypes_matcher.is_allowed(text, _google_cut(agent), url))
+
         found.append(
             Peer(
                 "google-ctypes",
                 None,
-                # It takes text only (and encodes it again to UTF-8 itself).
-                lambda body, url, agent: ctypes_matcher.is_allowed(
-                    body.decode("utf-8", "replace"), _TOKEN.match(agent).group(), url
-                ),
+                ctypes_ask,
+                parse_once=lambda body: ctypes_ask(body, "https://example.com/", "Googlebot"),
             )
         )
     except (ImportError, OSError):
         pass
     return found
+
+
+def _google_cut(agent: str) -> str:
+    """The agent as Google's matcher reads it: its leading run of [A-Za-z_-]."""
+    return _TOKEN.match(agent).group()  # type: ignore[union-attr]
 
 
 def questions_for(name: str, body: bytes) -> list[tuple[str, str]]:
@@ -130,7 +179,7 @@ def load(quick: bool) -> list[tuple[str, bytes]]:
 
 
 def parse_seconds(peer: Peer, bodies: list[bytes]) -> float:
-    parse = peer.parse
+    parse = peer.parse or peer.parse_once
     assert parse is not None
     start = time.process_time()
     for body in bodies:
@@ -142,13 +191,17 @@ def first_and_repeated(
     peer: Peer, corpus: list[tuple[str, bytes]], questions: list[list[tuple[str, str]]]
 ) -> tuple[float, float, float]:
     """(parse seconds, first-questions seconds, repeated-questions seconds), summed."""
-    parse, ask = peer.parse, peer.ask
+    parse, parse_for, ask = peer.parse, peer.parse_for, peer.ask
     clock = time.process_time
     parse_total = first_total = 0.0
     parsed = []
     for (_, body), asked in zip(corpus, questions, strict=True):
+        agents = [agent for _, agent in asked]
         start = clock()
-        rules = parse(body) if parse is not None else body
+        if parse_for is not None:
+            rules = parse_for(body, agents)
+        else:
+            rules = parse(body) if parse is not None else body
         middle = clock()
         for url, agent in asked:
             ask(rules, url, agent)
@@ -163,18 +216,40 @@ def first_and_repeated(
     return parse_total, first_total, clock() - start
 
 
-def retained_bytes(peer: Peer, paths: list[Path]) -> int:
-    """Memory still held once every file is parsed; reading the files is inside the
-    trace, so a parser that keeps its input pays for it."""
-    assert peer.parse is not None
+def _resident_bytes() -> int:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def memory_growth(peer_name: str, quick: bool) -> tuple[float, float]:
+    """(MB after parsing the corpus, MB after its questions too): growth of this process's
+    resident set, every file read, parsed and kept (a parser that keeps its input pays
+    for it). Run in a fresh process (``--memory-of``)."""
+    peer = next(p for p in peers() if p.name == peer_name)
+    paths = sorted(CORPUS.iterdir())[:: 8 if quick else 1]
+    questions = [questions_for(path.name, path.read_bytes()) for path in paths]
+    agents = [[agent for _, agent in asked] for asked in questions]
     gc.collect()
-    tracemalloc.start()
-    kept = [peer.parse(path.read_bytes()) for path in paths]
+    base = _resident_bytes()
+    if peer.parse_for is not None:
+        kept = [peer.parse_for(p.read_bytes(), a) for p, a in zip(paths, agents, strict=True)]
+    else:
+        assert peer.parse is not None
+        kept = [peer.parse(path.read_bytes()) for path in paths]
     gc.collect()
-    size = tracemalloc.get_traced_memory()[0]
-    tracemalloc.stop()
-    del kept
-    return size
+    parsed = _resident_bytes()
+    for rules, asked in zip(kept, questions, strict=True):
+        for url, agent in asked:
+            peer.ask(rules, url, agent)
+    gc.collect()
+    return (parsed - base) / 1e6, (_resident_bytes() - base) / 1e6
+
+
+def memory_in_fresh_process(peer: Peer, quick: bool) -> tuple[float, float]:
+    command = [sys.executable, __file__, "--memory-of", peer.name, *(["--quick"] * quick)]
+    out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    before, after = out.split()
+    return float(before), float(after)
 
 
 def big_file() -> tuple[bytes, list[str]]:
@@ -198,7 +273,10 @@ def big_file() -> tuple[bytes, list[str]]:
 
 def big_file_seconds(peer: Peer, body: bytes, urls: list[str]) -> float:
     """Seconds per question on the 20,000-rule file, once parsed and warmed."""
-    rules = peer.parse(body) if peer.parse is not None else body
+    if peer.parse_for is not None:
+        rules = peer.parse_for(body, ["FooBot"])
+    else:
+        rules = peer.parse(body) if peer.parse is not None else body
     peer.ask(rules, urls[0], "FooBot")
     sample = urls if peer.parse is not None else urls[:20]
     start = time.process_time()
@@ -258,10 +336,14 @@ def _fill(size: int, unit: str) -> str:
     return "/" + (unit * (size // max(1, len(unit)) + 1))[: size - 1]
 
 
-def worst_files() -> list[tuple[str, bytes, Callable[[int], list[str]]]]:
-    """(name, body, URLs of a given size): each shape aims at one way to defeat an index."""
+Shape = tuple[str, bytes, Callable[[int], list[str]], str]
+
+
+def worst_files() -> list[Shape]:
+    """(name, body, URLs of a given size, user agent asking): each shape aims at one way
+    to defeat an index."""
     rnd = random.Random(40_000)
-    shapes: list[tuple[str, bytes, Callable[[int], list[str]]]] = []
+    shapes: list[Shape] = []
 
     def common(size: int) -> list[str]:
         letters = "abcdefghijklmnopqrstuvwxyz0123456789-_./"
@@ -273,6 +355,7 @@ def worst_files() -> list[tuple[str, bytes, Callable[[int], list[str]]]]:
             "40k Disallow: /*q<i>",
             _cut(head + [f"Disallow: /*q{i}" for i in range(40_000)]),
             lambda n: [*common(n), _fill(n, "qx"), _fill(n, "q1-"), _fill(n, "q12345")],
+            "FooBot",
         )
     )
     mixed = []
@@ -291,6 +374,7 @@ def worst_files() -> list[tuple[str, bytes, Callable[[int], list[str]]]]:
             "20k mixed (prefix, /*q, *.pdf$, *y*z, .php$)",
             _cut(head + mixed),
             lambda n: [*common(n), _fill(n, "x1y2.pdf"), _fill(n, "d1/y12z") + ".php"],
+            "FooBot",
         )
     )
     pieces = ["ab", "cd", "ef", "gh", "ij", "kl", "mn", "op"]
@@ -302,6 +386,7 @@ def worst_files() -> list[tuple[str, bytes, Callable[[int], list[str]]]]:
             "30k /*ab*cd*ef*gh*ij orders of 8 pieces",
             _cut(head + shared),
             lambda n: [*common(n), _fill(n, "".join(pieces[::-1])), _fill(n, "".join(pieces))],
+            "FooBot",
         )
     )
     shapes.append(
@@ -309,6 +394,7 @@ def worst_files() -> list[tuple[str, bytes, Callable[[int], list[str]]]]:
             "20k /*common-literal*x<i>",
             _cut(head + [f"Disallow: /*common-literal*x{i}" for i in range(20_000)]),
             lambda n: [*common(n), _fill(n, "common-literal-x"), _fill(n, "x1common-literal")],
+            "FooBot",
         )
     )
     shapes.append(
@@ -316,6 +402,7 @@ def worst_files() -> list[tuple[str, bytes, Callable[[int], list[str]]]]:
             "1000 /*...* (only stars) + 40k /*",
             _cut(head + [f"Disallow: /{'*' * k}" for k in range(1, 1_000)] + ["Allow: /*"] * 40000),
             common,
+            "FooBot",
         )
     )
     long = "L" * 2_000
@@ -324,6 +411,7 @@ def worst_files() -> list[tuple[str, bytes, Callable[[int], list[str]]]]:
             "250 /*<2,000-char literal><i>",
             _cut(head + [f"Disallow: /*{long}{i}" for i in range(250)]),
             lambda n: [*common(n), _fill(n, long + "x"), _fill(n, "L")],
+            "FooBot",
         )
     )
     shapes.append(
@@ -331,6 +419,7 @@ def worst_files() -> list[tuple[str, bytes, Callable[[int], list[str]]]]:
             "40k /*q<i>$ and /*.e<i>$",
             _cut(head + [(f"Disallow: /*q{i}$", f"Allow: /*.e{i}$")[i % 2] for i in range(40000)]),
             lambda n: [*common(n), _fill(n, "q1") + "q1234", _fill(n, "q.e") + ".e7"],
+            "FooBot",
         )
     )
     shapes.append(
@@ -338,8 +427,14 @@ def worst_files() -> list[tuple[str, bytes, Callable[[int], list[str]]]]:
             "1000 /a..a*b (deep prefix chain)",
             _cut(head + [f"Disallow: /{'a' * k}*b{k}" for k in range(1, 1_000)]),
             common,
+            "FooBot",
         )
     )
+    agents = _cut(
+        ["User-agent: *", "Disallow: /x"] + [f"User-agent: foobot{i}" for i in range(100_000)]
+    )
+    for agent in ("FooBot", "FooBot99999/1.0"):
+        shapes.append((f"100,000 user-agent lines foobot<i>, {agent}", agents, common, agent))
     return shapes
 
 
@@ -379,35 +474,46 @@ def _protego_parse(body: bytes, into: list[Any]) -> None:
     into.append(Protego.parse(body.decode("utf-8", "ignore")))
 
 
+def _first_question(body: bytes, url: str, agent: str) -> float:
+    """Seconds of the first question on a freshly parsed object (its parse not counted)."""
+    fresh = RobotsTxt.parse(body)
+    start = time.process_time()
+    fresh.allowed(url, agent)
+    return time.process_time() - start
+
+
 def worst_case(runs: int) -> None:
     """Per shape and URL size: worst and median question time over its URLs, ours and
-    Protego's; ours first question (index build) separately."""
+    Protego's; ours parse, and the first question on a fresh object (the rules read,
+    the index built), worst over the 2 KB URLs."""
     print(f"worst case: median of {runs} runs per URL; CPU ms; Protego capped at "
           f"{PROTEGO_CAP_SECONDS:.0f} s per call")
     print(f"{'shape':<46}{'URL':>7}{'ours worst':>11}{'ours med':>10}"
           f"{'protego worst':>15}{'ratio':>8}")
-    for name, body, urls_for in worst_files():
+    for name, body, urls_for, agent in worst_files():
+        parse = _median_seconds(partial(RobotsTxt.parse, body), runs)
         ours = RobotsTxt.parse(body)
-        start = time.process_time()
-        ours.allowed("/", "FooBot")  # builds the index
-        build = time.process_time() - start
+        first = max(
+            statistics.median(_first_question(body, url, agent) for _ in range(runs))
+            for url in ["https://example.com" + path for path in urls_for(WORST_URL_SIZES[0])]
+        )
         theirs = None
         holder: list[Any] = []
         parse_s = _capped(partial(_protego_parse, body, holder), PROTEGO_CAP_SECONDS)
         if parse_s is not None:
             theirs = holder[0]
-        print(f"{name}: {len(body) / 1024:.0f} KiB, ours first question "
-              f"{build * 1e3:.0f} ms, protego parse "
+        print(f"{name}: {len(body) / 1024:.0f} KiB, ours parse {parse * 1e3:.1f} ms, "
+              f"first question (2 KB URL) {first * 1e3:.1f} ms; protego parse "
               f"{'> cap' if parse_s is None else f'{parse_s * 1e3:.0f} ms'}")
         for size in WORST_URL_SIZES:
             urls = ["https://example.com" + path for path in urls_for(size)]
-            mine = [_median_seconds(partial(ours.allowed, url, "FooBot"), runs) for url in urls]
+            mine = [_median_seconds(partial(ours.allowed, url, agent), runs) for url in urls]
             peer: list[float | None] = []
             for url in urls:
                 if theirs is None or (peer and peer[-1] is None):
                     peer.append(None)  # capped once: the rest is not worth the wait
                     continue
-                peer.append(_capped(partial(theirs.can_fetch, url, "FooBot"), PROTEGO_CAP_SECONDS))
+                peer.append(_capped(partial(theirs.can_fetch, url, agent), PROTEGO_CAP_SECONDS))
             finished = [t for t in peer if t is not None]
             worst_peer = (
                 f"{max(finished) * 1e3:13.2f}" if len(finished) == len(peer) else "      > cap"
@@ -430,7 +536,11 @@ def main(argv: list[str] | None = None) -> int:
     options.add_argument(
         "--worst-case", action="store_true", help="only files and URLs built to be slow"
     )
+    options.add_argument("--memory-of", help=argparse.SUPPRESS)  # one peer, in a fresh process
     args = options.parse_args(argv)
+    if args.memory_of:
+        print(*memory_growth(args.memory_of, args.quick))
+        return 0
     if args.worst_case:
         worst_case(args.rounds or 5)
         return 0
@@ -458,7 +568,7 @@ def main(argv: list[str] | None = None) -> int:
         shift = round_number % len(everyone)
         order = everyone[shift:] + everyone[:shift]
         for peer in order:
-            if peer.parse is not None:
+            if peer.parse is not None or peer.parse_once is not None:
                 record(peer, "parse MB/s", megabytes / parse_seconds(peer, bodies))
             parse_s, first_s, repeated_s = first_and_repeated(peer, corpus, questions)
             asked = len(corpus) * FIRST_QUESTIONS
@@ -471,40 +581,46 @@ def main(argv: list[str] | None = None) -> int:
             )
         print(f"  round {round_number + 1}/{rounds} done", file=sys.stderr)
 
-    paths = sorted(CORPUS.iterdir())[:: 8 if args.quick else 1]
-    for peer in parsers:
-        record(peer, "memory MB (corpus parsed)", retained_bytes(peer, paths) / 1e6)
+    for round_number in range(rounds):
+        shift = round_number % len(parsers)
+        for peer in parsers[shift:] + parsers[:shift]:
+            before, after = memory_in_fresh_process(peer, args.quick)
+            record(peer, "memory MB, parsed", before)
+            record(peer, "memory MB, after questions", after)
 
     metrics = [
         ("parse MB/s", True),
         ("repeated question µs", False),
         ("first question µs", False),
         ("parse+32 first µs/file", False),
-        ("memory MB (corpus parsed)", False),
+        ("memory MB, parsed", False),
+        ("memory MB, after questions", False),
         ("20k-rule file question µs", False),
     ]
     names = [peer.name for peer in everyone]
+    medians = {key: statistics.median(got) for key, got in samples.items()}
     print()
-    print(f"{'median':<28}" + "".join(f"{n:>15}" for n in names) + f"{'ours vs protego':>18}")
-    for metric, higher_is_better in metrics:
+    print(f"{'median':<28}" + "".join(f"{n:>15}" for n in names))
+    for metric, _ in metrics:
         row = f"{metric:<28}"
-        values = {}
         for name in names:
-            got = samples.get((name, metric))
-            if got:
-                values[name] = statistics.median(got)
-                row += f"{values[name]:>15.2f}"
-            else:
-                row += f"{'-':>15}"
-        if "ours" in values and "protego" in values:
-            ratio = (
-                values["ours"] / values["protego"]
-                if higher_is_better
-                else values["protego"] / values["ours"]
-            )
-            row += f"{ratio:>17.2f}x"
+            value = medians.get((name, metric))
+            row += f"{'-':>15}" if value is None else f"{value:>15.2f}"
         print(row)
-    print("(ratio: how many times better ours is; for µs and MB it is protego / ours)")
+    print()
+    print("ours against each peer (how many times better ours is; for µs and MB: peer / ours)")
+    for metric, higher_is_better in metrics:
+        ours = medians.get(("ours", metric))
+        if ours is None:
+            continue
+        row = f"{metric:<28}{'':>15}"
+        for name in names[1:]:
+            theirs = medians.get((name, metric))
+            if theirs is None:
+                row += f"{'-':>15}"
+            else:
+                row += f"{(ours / theirs if higher_is_better else theirs / ours):>14.2f}x"
+        print(row)
     print()
     print("pathological inputs (ours, best of 3):")
     for name, seconds in pathological():

@@ -31,7 +31,9 @@ BUILTIN_DOWNLOADER = "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware
 DOWNLOADER = "scrapy_robots_policy.downloader.RobotsPolicyDownloaderMiddleware"
 SPIDER = "scrapy_robots_policy.spider.RobotsPolicySpiderMiddleware"
 CONTRACTS = ("scrapy_robots_policy.contracts.RobotsTxtContract",
-             "scrapy_robots_policy.contracts.MetaRobotsContract")
+             "scrapy_robots_policy.contracts.MetaRobotsContract",
+             "scrapy_robots_policy.contracts.UsageAllowedContract",
+             "scrapy_robots_policy.contracts.UsageRefusedContract")
 
 logger = logging.getLogger(__name__)
 
@@ -120,4 +122,7 @@ def _is(key: Any, path: str) -> bool:
             key = load_object(key)
         except (ImportError, ValueError, NameError, AttributeError):
             return False
-    return f"{getattr(key, '__module__', '')}.{getattr(key, '__qualname__', '')}" == path
+    try:
+        return key is load_object(path)  # also through a re-export (contracts/__init__)
+    except (ImportError, ValueError, NameError, AttributeError):
+        return False

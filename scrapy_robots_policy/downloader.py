@@ -12,15 +12,19 @@ from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
-from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.exceptions import NotConfigured
 from scrapy.utils.httpobj import urlparse_cached
 
 from scrapy_robots_policy.cache.choose import make_cache, make_crawl_delay
 from scrapy_robots_policy.fetch.download import RobotsDownload
 from scrapy_robots_policy.fetch.policy import Entry, Lookup, Policy
-from scrapy_robots_policy.fetch.rounds import CLOSING, FetchRounds
+from scrapy_robots_policy.fetch.rounds import FetchRounds
 from scrapy_robots_policy.origin import Origin, origin_of
+from scrapy_robots_policy.record import ROBOTSTXT_USE_META, RobotsTxtUse
+from scrapy_robots_policy.refusals import Refusals
 from scrapy_robots_policy.settings import RobotsPolicySettings
+from scrapy_robots_policy.usagegate import UsageGate
+from scrapy_robots_policy.usagepolicy import CHECK_PURPOSES_META
 from scrapy_robots_policy.useragent import UserAgentChoice
 from scrapy_robots_policy.verdict import CHECK_ONLY_META, VERDICT_META, Verdict
 
@@ -56,7 +60,13 @@ class RobotsPolicyDownloaderMiddleware:
         self._rounds = FetchRounds(crawler, self._policy, self._cache,
                                    RobotsDownload(crawler, settings, self.DOWNLOAD_PRIORITY))
         self._crawl_delay = make_crawl_delay(crawler, settings, self._cache)
+        self._refusals = Refusals(crawler, settings.also_obey)
+        # Also without declared purposes: a @usage_* contract asks for its own.
+        self._usage = UsageGate(crawler, settings, self.DOWNLOAD_PRIORITY, self._refusals)
         self._user_agents = UserAgentChoice.for_crawler(crawler)
+        self._also_obey = settings.also_obey
+        self._purposes = settings.purposes
+        self._record = bool(settings.item_field or settings.purposes)
         self._origins: dict[tuple[str, str], Origin | None] = {}
         crawler.signals.connect(self._spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self._spider_closed, signal=signals.spider_closed)
@@ -102,41 +112,45 @@ class RobotsPolicyDownloaderMiddleware:
         return origin  # type: ignore[return-value]
 
     async def _wait_and_judge(self, origin: Origin, request: Request) -> None:
-        held = self._judge(origin, await self._rounds.entry(origin, request), request)
-        if held is not None:
-            await held
+        then = self._judge(origin, await self._rounds.entry(origin, request), request)
+        if then is not None:
+            await then
 
     def _judge(self, origin: Origin, entry: Entry, request: Request
                ) -> Coroutine[Any, Any, None] | None:
-        """Raise IgnoreRequest if disallowed; else what to await before the download (a
-        cluster-wide Crawl-delay turn), if anything."""
+        """Refuse ``request`` if disallowed; else what to await before its download (the
+        usage check, then a cluster-wide Crawl-delay turn), if anything."""
         user_agent = self._user_agents.for_request(request)
-        if request.meta.get(CHECK_ONLY_META):
-            request.meta[VERDICT_META] = Verdict.of(origin, entry, request.url, user_agent)
-            return None
-        if entry.rules.allowed(request.url, user_agent):
-            if self._crawl_delay is not None:
+        if request.meta.get(CHECK_ONLY_META):  # scrapy check: decide, never refuse
+            request.meta[VERDICT_META] = Verdict.of(origin, entry, request.url, user_agent,
+                                                    self._also_obey)
+            return self._usage.judge(origin, entry, request, user_agent)
+        verdict = None
+        if entry.rules.allowed(request.url, user_agent) and (
+                not self._also_obey or (verdict := Verdict.of(
+                    origin, entry, request.url, user_agent, self._also_obey)).allowed):
+            if self._record:  # three references: the record is built from them if kept
+                request.meta[ROBOTSTXT_USE_META] = RobotsTxtUse(origin, entry, user_agent)
+            usage = (self._usage.judge(origin, entry, request, user_agent)
+                     if self._purposes or CHECK_PURPOSES_META in request.meta else None)
+            if self._crawl_delay is None:
+                return usage
+            if usage is None:
                 return self._crawl_delay.apply(origin, entry.rules, user_agent, request)
-            return None
+            return self._usage_then_turn(usage, origin, entry, user_agent, request)
         if _is_robots_txt(request):  # checked here only, off the path of allowed requests
             return None
-        verdict = Verdict.of(origin, entry, request.url, user_agent)
-        self._stats.inc_value("robotstxt/forbidden")
-        if entry.unreachable:
-            self._stats.inc_value("robotstxt/forbidden/closing" if entry.summary == CLOSING
-                                  else "robotstxt/forbidden/unreachable")
-            logger.debug("Forbidden by robots.txt: %(request)s (robots.txt of %(origin)s "
-                         "unreachable: %(why)s)",
-                         {"request": request, "origin": origin, "why": entry.summary},
-                         extra={"spider": self.crawler.spider})
-        else:
-            self._stats.inc_value("robotstxt/forbidden/rule")
-            logger.debug("Forbidden by robots.txt: %(request)s (%(origin)s/robots.txt line "
-                         "%(line)s%(rule)s, user agent %(agent)r)",
-                         {"request": request, "origin": origin, "line": verdict.line,
-                          "rule": f": {verdict.rule}" if verdict.rule else "",
-                          "agent": user_agent}, extra={"spider": self.crawler.spider})
-        raise IgnoreRequest(f"Forbidden by robots.txt: {verdict.reason}")
+        self._refusals.robots(origin, entry, verdict or Verdict.of(
+            origin, entry, request.url, user_agent, self._also_obey), request)
+
+    async def _usage_then_turn(self, usage: Coroutine[Any, Any, None], origin: Origin,
+                               entry: Entry, user_agent: str, request: Request) -> None:
+        """A request refused for its usage takes no Crawl-delay turn."""
+        await usage
+        assert self._crawl_delay is not None
+        turn = self._crawl_delay.apply(origin, entry.rules, user_agent, request)
+        if turn is not None:
+            await turn
 
     def _spider_opened(self, spider: Any) -> None:
         self._user_agents.use_spider(spider)

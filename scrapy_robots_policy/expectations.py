@@ -1,6 +1,6 @@
 """What ``@meta_robots TOKEN`` expects of a page's RobotsDirectives, and why it is unmet.
 
-Pure: the ``scrapy check`` contract (contracts.py) only finds the directives and the
+Pure: the ``scrapy check`` contract (contracts/robots.py) only finds the directives and the
 user agent, and reports what this module says.
 """
 

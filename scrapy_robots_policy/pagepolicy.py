@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 
     from scrapy_robots_policy.directives import Directive, RobotsDirectives
     from scrapy_robots_policy.settings import RobotsPolicySettings
+    from scrapy_robots_policy.usage import UsageDecision
+    from scrapy_robots_policy.usagepolicy import UsageReading
 
 _LINKS_HTML = "//a[@href] | //area[@href]"
 _LINKS_XML = "//*[local-name()='a' or local-name()='area'][@href]"
@@ -35,6 +37,13 @@ class Reason:
     @classmethod
     def of(cls, directive: Directive | None, fallback: str) -> Reason:
         return cls(directive.name, str(directive)) if directive else cls(fallback, fallback)
+
+
+    @classmethod
+    def of_usage(cls, refusal: UsageDecision) -> Reason:
+        """``usage/<source>/<purpose>``: a declared purpose the page's signals refuse."""
+        source = refusal.signal.source if refusal.signal is not None else "unknown"
+        return cls(f"usage/{source}/{refusal.purpose}", refusal.reason)
 
 
 REL_NOFOLLOW = Reason("rel_nofollow", 'a link marked rel="nofollow"')
@@ -86,6 +95,8 @@ class Page:
     obey: bool  # False when the request opted out (dont_obey_robotstxt)
     filters: bool  # whether any object it yields could be dropped
     links: PageLinks | None = None  # read on demand: most pages never need them
+    usage: UsageReading | None = None  # purposes declared: the page's usage decisions
+    unusable: Reason | None = None  # why a declared purpose is refused, if one is
 
     def read_links(self, response: Response) -> PageLinks:
         if self.links is None:
@@ -101,20 +112,34 @@ class PagePolicy:
         self.obey_nofollow = settings.obey_nofollow
         self.links_only = settings.nofollow_links_only
         self.obey_rel_nofollow = settings.obey_rel_nofollow
+        self.enforce_usage = settings.enforce_usage
 
-    def judge(self, directives: RobotsDirectives, *, obey: bool = True) -> Page:
-        noindex = nofollow = None
+    def judge(self, directives: RobotsDirectives, *, obey: bool = True,
+              usage: UsageReading | None = None) -> Page:
+        noindex = nofollow = unusable = None
         if not directives.indexable():
             noindex = Reason.of(directives.why_not_indexable(), "noindex")
         if directives.nofollow:
             nofollow = Reason.of(directives.decided_by("nofollow"), "nofollow")
+        refusal = usage.refusal if usage is not None else None
+        if refusal is not None:
+            unusable = Reason.of_usage(refusal)
         filters = obey and (noindex is not None or nofollow is not None
-                            or self.obey_rel_nofollow)
-        return Page(directives, noindex, nofollow, obey, filters)
+                            or unusable is not None or self.obey_rel_nofollow)
+        return Page(directives, noindex, nofollow, obey, filters, usage=usage,
+                    unusable=unusable)
 
     def dropped_item(self, page: Page) -> Reason | None:
         """Why an item of ``page`` is dropped; ``None`` when it is kept."""
-        return page.noindex if page.obey and self.drop_noindex else None
+        if not page.obey:
+            return None
+        if page.noindex is not None and self.drop_noindex:
+            return page.noindex
+        return page.unusable if self.enforce_usage else None
+
+    def recorded_item(self, page: Page) -> Reason | None:
+        """Why an item of ``page`` would be dropped if usage were enforced (``"record"``)."""
+        return page.unusable if page.obey and not self.enforce_usage else None
 
     def dropped_request(self, page: Page, response: Response, url: str) -> Reason | None:
         """Why a request for ``url`` yielded by ``response``'s callback is not followed."""

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 from scrapy_robots_policy.fetch.policy import PolicySettings
+from scrapy_robots_policy.usage import PURPOSES
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -57,6 +58,11 @@ class RobotsPolicySettings:
     obey_nofollow: bool = True
     nofollow_links_only: bool = False
     obey_rel_nofollow: bool = False
+    # What the crawl's content is for, and what the sites' usage signals then do
+    # (usagepolicy.py); robots.txt groups of other tokens obeyed too (verdict.py).
+    purposes: tuple[str, ...] = ()
+    usage: str = "enforce"  # or "record"
+    also_obey: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, crawler: Crawler) -> RobotsPolicySettings:
@@ -115,7 +121,34 @@ class RobotsPolicySettings:
             obey_rel_nofollow=settings.getbool("ROBOTS_POLICY_OBEY_REL_NOFOLLOW",
                                                d.obey_rel_nofollow),
             item_field=settings.get("ROBOTS_POLICY_ITEM_FIELD") or None,
+            purposes=_purposes(settings.getlist("ROBOTS_POLICY_PURPOSES")),
+            usage=_usage_mode(settings.get("ROBOTS_POLICY_USAGE") or d.usage),
+            also_obey=tuple(str(token).strip() for token in
+                            settings.getlist("ROBOTS_POLICY_ALSO_OBEY") if str(token).strip()),
         )
+
+    @property
+    def enforce_usage(self) -> bool:
+        """Whether usage signals refuse requests and drop items (else they are recorded)."""
+        return bool(self.purposes) and self.usage == "enforce"
+
+
+def _purposes(values: list[Any]) -> tuple[str, ...]:
+    """The declared purposes, checked: a misspelt one would silently enforce nothing."""
+    purposes = tuple(dict.fromkeys(str(value).strip().lower() for value in values
+                                   if str(value).strip()))
+    unknown = [purpose for purpose in purposes if purpose not in PURPOSES]
+    if unknown:
+        raise ValueError(f"ROBOTS_POLICY_PURPOSES: unknown purpose(s) {', '.join(unknown)}; "
+                         f"known: {', '.join(PURPOSES)}")
+    return purposes
+
+
+def _usage_mode(value: Any) -> str:
+    mode = str(value).strip().lower()
+    if mode not in ("enforce", "record"):
+        raise ValueError(f"ROBOTS_POLICY_USAGE must be 'enforce' or 'record', not {value!r}")
+    return mode
 
 
 def _default_headers_user_agent(settings: BaseSettings) -> str | None:

@@ -13,13 +13,20 @@ from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
-from itemadapter import ItemAdapter
 from scrapy import Request, signals
 from scrapy.exceptions import NotConfigured
 
 from scrapy_robots_policy.directives import RobotsDirectives
 from scrapy_robots_policy.pagepolicy import Page, PagePolicy, Reason
+from scrapy_robots_policy.record import RECORD_META, annotate, page_record
 from scrapy_robots_policy.settings import RobotsPolicySettings
+from scrapy_robots_policy.usagepolicy import (
+    ORIGIN_USAGE_META,
+    USAGE_META,
+    UsagePolicy,
+    UsageReading,
+    usage_headers,
+)
 from scrapy_robots_policy.useragent import UserAgentChoice
 
 if TYPE_CHECKING:
@@ -43,7 +50,9 @@ class RobotsPolicySpiderMiddleware:
         self.crawler = crawler
         self.stats = crawler.stats
         self.policy = PagePolicy(settings)
+        self.usage = UsagePolicy(settings)
         self.item_field = settings.item_field
+        self.recording = bool(settings.item_field or settings.purposes)
         self.user_agents = UserAgentChoice.for_crawler(crawler)
         crawler.signals.connect(self.user_agents.use_spider, signal=signals.spider_opened)
         self._pages: WeakKeyDictionary[Response, Page] = WeakKeyDictionary()
@@ -59,7 +68,7 @@ class RobotsPolicySpiderMiddleware:
     def process_spider_output(self, response: Response, result: Iterable[Any],
                               spider: Spider | None = None) -> Iterator[Any]:
         page = self._page(response)
-        if not (self.item_field or page.filters):  # nothing to drop or annotate: pass on
+        if not (self.recording or page.filters):  # nothing to drop or annotate: pass on
             yield from result
             return
         for obj in result:
@@ -69,7 +78,7 @@ class RobotsPolicySpiderMiddleware:
     async def process_spider_output_async(self, response: Response, result: AsyncIterator[Any],
                                           spider: Spider | None = None) -> AsyncIterator[Any]:
         page = self._page(response)
-        if not (self.item_field or page.filters):  # most pages: at the lowest cost
+        if not (self.recording or page.filters):  # most pages: at the lowest cost
             async for obj in result:
                 yield obj
             return
@@ -84,11 +93,25 @@ class RobotsPolicySpiderMiddleware:
             directives = RobotsDirectives.from_response(
                 response, self.user_agents.for_request(request))
             meta = request.meta if request is not None else {}  # no request, no meta
-            page = self.policy.judge(directives, obey=not meta.get("dont_obey_robotstxt"))
+            usage = self._usage(response, meta, directives)
+            page = self.policy.judge(directives, obey=not meta.get("dont_obey_robotstxt"),
+                                     usage=usage)
             self._pages[response] = page
             meta[META_KEY] = directives
+            if self.recording:
+                meta[RECORD_META] = page_record(meta, response.url, directives, usage)
             self._count(response, page)
         return page
+
+    def _usage(self, response: Response, meta: dict[str, Any],
+               directives: RobotsDirectives) -> UsageReading | None:
+        purposes = self.usage.purposes_for(meta)
+        if not purposes:
+            return None
+        usage = meta[USAGE_META] = self.usage.for_page(
+            meta.get(ORIGIN_USAGE_META), response.url, usage_headers(response), directives,
+            purposes)
+        return usage
 
     def _keep(self, response: Response, page: Page, obj: Any) -> bool:
         if isinstance(obj, Request):
@@ -96,9 +119,14 @@ class RobotsPolicySpiderMiddleware:
         reason = self.policy.dropped_item(page)
         if reason is not None:
             self._drop("items_dropped", reason, response, "Dropped an item of %(url)s: %(why)s")
-        elif self.item_field:
-            self._annotate(obj, self.item_field, page.directives)
-        return reason is None
+            return False
+        recorded = self.policy.recorded_item(page)
+        if recorded is not None:  # ROBOTS_POLICY_USAGE = "record": kept, and counted
+            self._drop("items_refused_recorded", recorded, response,
+                       "Kept an item of %(url)s (usage recorded, not enforced): %(why)s")
+        if self.item_field and not annotate(obj, self.item_field, response.meta.get(RECORD_META)):
+            self.stats.inc_value("robots_policy/items_not_annotated")
+        return True
 
     def _keep_request(self, response: Response, page: Page, request: Request) -> bool:
         unread = page.links is None
@@ -112,15 +140,6 @@ class RobotsPolicySpiderMiddleware:
                        "Not following %(request)s of %(url)s: %(why)s", request)
         return reason is None
 
-    def _annotate(self, obj: Any, field: str, directives: RobotsDirectives) -> None:
-        """Copy the directives onto dict-like items that have (or accept) the field."""
-        if not ItemAdapter.is_item(obj):
-            return
-        try:
-            ItemAdapter(obj)[field] = directives.as_dict()
-        except (KeyError, TypeError, AttributeError):  # a declared Item without that field
-            self.stats.inc_value("robots_policy/items_not_annotated")
-
     def _count(self, response: Response, page: Page) -> None:
         stats, url, extra = self.stats, response.url, {"spider": self.crawler.spider}
         stats.inc_value("robots_policy/response_count")
@@ -132,6 +151,10 @@ class RobotsPolicySpiderMiddleware:
         for problem in directives.problems:
             stats.inc_value("robots_policy/invalid_directives")
             logger.debug("%(problem)s on %(url)s", {"problem": problem, "url": url}, extra=extra)
+        for problem in page.usage.problems if page.usage else ():
+            stats.inc_value("robots_policy/usage/invalid_signals")
+            logger.debug("Usage signal of %(url)s ignored: %(problem)s",
+                         {"url": url, "problem": problem}, extra=extra)
         if directives.cut:  # one line per response, however much was cut
             stats.inc_value("robots_policy/values_cut", len(directives.cut))
             logger.debug("Robots directives of %(url)s read in part: %(cut)s",

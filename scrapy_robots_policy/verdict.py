@@ -30,11 +30,23 @@ class Verdict:
     unreachable: str | None = None  # why the robots.txt could not be had, if it could not
 
     @classmethod
-    def of(cls, origin: Origin, entry: Entry, url: str, user_agent: str) -> Verdict:
-        """The verdict of ``entry`` (the robots.txt of ``origin``) on ``url``."""
+    def of(cls, origin: Origin, entry: Entry, url: str, user_agent: str,
+           also_obey: tuple[str, ...] = ()) -> Verdict:
+        """The verdict of ``entry`` (the robots.txt of ``origin``) on ``url``.
+
+        ``also_obey`` (``ROBOTS_POLICY_ALSO_OBEY``) names usage tokens such as
+        ``Google-Extended`` whose groups are obeyed too: the most restrictive answer wins,
+        and a refusal names the token whose line decided.
+        """
         decision = entry.rules.decide(url, user_agent)
         if entry.unreachable and not decision.allowed:
             return cls(False, robots_url(origin), user_agent, unreachable=entry.summary)
+        if decision.allowed:
+            for token in also_obey:
+                named = entry.rules.decide_named(url, token)
+                if named is not None and not named.allowed:
+                    decision, user_agent = named, token
+                    break
         return cls(decision.allowed, robots_url(origin), user_agent, decision.line,
                    getattr(decision, "rule", None))
 

@@ -256,3 +256,45 @@ def test_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
     with LocalServer({"/x": Reply(reset=True)}) as server:
         assert main(["directives", server.url("/x")]) == 2
     assert "cannot fetch" in capsys.readouterr().err
+
+
+USAGE_ROBOTS = ("Content-Signal: search=yes, ai-train=no\n"
+                "User-agent: *\nAllow: /\nContent-Usage: /open/ train-ai=y\n")
+TDMREP = '[{"location": "/papers/*", "tdm-reservation": 1}]'
+
+
+def test_check_purpose_prints_the_signals_that_decided(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    routes = {"/robots.txt": Reply(200, USAGE_ROBOTS),
+              "/.well-known/tdmrep.json": Reply(200, TDMREP)}
+    with LocalServer(routes) as server:
+        status, lines = run(capsys, "check", server.url("/"), "/a", "/papers/1",
+                            "--purpose", "ai-train", "--purpose", "search")
+        _, searched = run(capsys, "check", server.url("/"), "/a", "--purpose", "search")
+    assert status == 1
+    assert lines[1] == f"fetched {server.url('/.well-known/tdmrep.json')}: 200, {len(TDMREP)} bytes"
+    assert lines[2:5] == [
+        "allowed     /a  (line 3: Allow: /)",
+        '    refused for ai-train: robots.txt line 1: "Content-Signal: search=yes, '
+        'ai-train=no" (content-signal)',
+        '    allowed for search: robots.txt line 1: "Content-Signal: search=yes, '
+        'ai-train=no" (content-signal)',
+    ]
+    assert lines[5] == "allowed     /papers/1  (line 3: Allow: /)"
+    assert lines[8] == ("      also: ai-train refused by tdmrep.json rule 1: location "
+                        "'/papers/*', tdm-reservation 1 (tdmrep.json)")
+    assert server.hits("/.well-known/tdmrep.json") == 1  # once for the origin
+    assert len(searched) == 3  # search needs no tdmrep.json: not fetched
+
+
+def test_directives_purpose_prints_page_level_usage(capsys: pytest.CaptureFixture[str]) -> None:
+    page = Reply(200, '<html><head><meta name="robots" content="noai"></head></html>',
+                 {"Content-Type": "text/html", "Content-Usage": "search=y"})
+    with LocalServer({"/p": page}) as server:
+        status, lines = run(capsys, "directives", server.url("/p"), "--purpose", "ai-input",
+                            "--purpose", "search")
+    assert status == 1
+    assert lines[-2:] == [
+        '  refused for ai-input: noai (from <meta name="robots" content="noai">) (noai)',
+        "  allowed for search: Content-Usage: search=y (content-usage-header)",
+    ]

@@ -368,6 +368,8 @@ def test_addon_registers_the_contracts_before_any_crawler() -> None:
     assert settings.getdict("SPIDER_CONTRACTS") == {
         "scrapy_robots_policy.contracts.RobotsTxtContract": 0,
         "scrapy_robots_policy.contracts.MetaRobotsContract": 0,
+        "scrapy_robots_policy.contracts.UsageAllowedContract": 0,
+        "scrapy_robots_policy.contracts.UsageRefusedContract": 0,
     }
 
 
@@ -386,4 +388,58 @@ def test_addon_keeps_the_users_contract_entries() -> None:
         RobotsTxtContract: None,  # switched off by the user: stays off
         "myproject.contracts.Other": 5,
         "scrapy_robots_policy.contracts.MetaRobotsContract": 0,
+        "scrapy_robots_policy.contracts.UsageAllowedContract": 0,
+        "scrapy_robots_policy.contracts.UsageRefusedContract": 0,
     }
+
+
+USAGE_SPIDER = '''
+import scrapy
+
+
+class CheckedSpider(scrapy.Spider):
+    name = "checked"
+
+    def parse_open(self, response):
+        """@url {base}/open
+        @usage_allowed search ai-input
+        """
+
+    def parse_train(self, response):
+        """Refused by the origin's Content-Signal: checked all the same, never refused.
+
+        @url {base}/open
+        @usage_refused ai-train
+        """
+
+    def parse_wrong(self, response):
+        """@url {base}/noai
+        @usage_allowed ai-input
+        """
+
+    def parse_typo(self, response):
+        """@url {base}/open
+        @usage_refused ai_train
+        """
+'''
+
+
+def test_usage_contracts_check_purposes_the_crawl_does_not_declare(tmp_path: Path) -> None:
+    pages = {
+        "/robots.txt": Reply(200, "Content-Signal: ai-train=no\nUser-agent: *\nAllow: /\n"),
+        "/open": Reply(200, "<html><body>open</body></html>", HTML),
+        "/noai": Reply(200, '<html><head><meta name="robots" content="noai"></head></html>',
+                       HTML),
+    }
+    with LocalServer(pages) as local:
+        project = make_project(tmp_path, local.origin, spider=USAGE_SPIDER)
+        output = scrapy_check(project).stderr
+    assert outcomes(output) == {
+        "parse_open (@usage_allowed pre-hook)": "ok",
+        "parse_train (@usage_refused pre-hook)": "ok",
+        "parse_wrong (@usage_allowed pre-hook)": "FAIL",
+        "parse_typo (@usage_refused pre-hook)": "FAIL",
+    }, output
+    assert "ai-input refused (noai (from <meta" in failure(
+        output, "parse_wrong (@usage_allowed pre-hook)")
+    assert "unknown: ai_train" in failure(output, "parse_typo (@usage_refused pre-hook)")

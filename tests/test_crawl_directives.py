@@ -206,9 +206,10 @@ def test_drop_noindex_off_keeps_items_and_annotates_them():
     _, result, items = crawl(forms_site(), ROBOTS_POLICY_DROP_NOINDEX=False,
                              ROBOTS_POLICY_ITEM_FIELD="robots")
     assert all(f"/f/{name}" in items for name in FORMS)
-    assert items["/f/header-noindex"]["robots"] == {"noindex": True}
-    assert items["/f/meta-robots-none"]["robots"] == {"noindex": True, "nofollow": True}
-    assert items["/f/plain"]["robots"] == {}
+    assert items["/f/header-noindex"]["robots"]["directives"] == {"noindex": True}
+    assert items["/f/meta-robots-none"]["robots"]["directives"] == {"noindex": True,
+                                                                   "nofollow": True}
+    assert items["/f/plain"]["robots"]["directives"] == {}
     assert result.stat("robots_policy/items_dropped") == 0
     assert result.stat("robots_policy/requests_dropped") > 0  # nofollow still obeyed
 

@@ -91,7 +91,21 @@ def test_summary_counts_match_the_rows(report: str) -> None:
     crawled, kept, dropped_count, refused = map(int, summary.groups())
     assert crawled == rows.count("crawled") == kept + dropped_count
     assert refused == rows.count("refused")
-    assert dropped_count == dropped == 4
+    assert dropped_count == dropped == 5
+
+
+def test_usage_signals_refuse_and_drop_for_the_declared_purposes(report: str) -> None:
+    press = section(report, "press")
+    assert "tdmrep.json: 200" in press
+    assert ('usage: search allowed by robots.txt line 3: "Content-Signal: search=yes, '
+            'ai-input=no, ai-train=no"') in press
+    assert row(press, "/members/feed").endswith(
+        'search refused (robots.txt line 4: "Content-Usage: /members/ search=n")')
+    assert row(press, "/research/paper").endswith(
+        "tdm refused (tdmrep.json rule 1: location '/research/*', tdm-reservation 1 "
+        "(TDM policy: https://press.example/tdm-policy.json))")
+    assert "item dropped: tdm refused (tdm-reservation: 1" in row(press, "/reports/2026")
+    assert row(press, "/story").endswith("item kept")
 
 
 def stop(process: subprocess.Popen[str]) -> None:

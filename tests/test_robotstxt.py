@@ -1051,3 +1051,16 @@ def test_crowded_rules_match_star_only_and_long_literal_patterns() -> None:
     assert rules.decide("/anything", "x") == Decision(False, 21, "Disallow: /*" + "*" * 19)
     assert rules.decide(f"/a{long}13", "x") == Decision(True, 35, f"Allow: /*{long}13")
     assert not rules.allowed(f"/a{long[1:]}13", "x")
+
+
+def test_a_crawler_named_with_digits_among_thousands_of_user_agent_lines() -> None:
+    """Only the names that are the crawler's token or its cut can name it: found by a
+    search, each checked on its line ("x foobot7" names it as a later name; "foobot7x"
+    and "a/foobot7" do not)."""
+    names = [f"foobot{i}x" for i in range(5_000)] + ["a/foobot7", "x foobot7"]
+    body = "User-agent: *\nDisallow: /all\n" + "".join(f"User-agent: {n}\n" for n in names)
+    rules = RobotsTxt.parse(body + "Disallow: /named\n")
+    assert not rules.allowed("/named", "FooBot7/2.0")
+    assert rules.allowed("/named", "FooBot8/2.0") and not rules.allowed("/all", "FooBot8/2.0")
+    rules = RobotsTxt.parse(body.replace("x foobot7", "x foobot") + "Disallow: /named\n")
+    assert not rules.allowed("/named", "FooBot8/2.0")  # "foobot", its cut, names it

@@ -18,6 +18,7 @@ from scrapy_robots_policy.robotstxt import (
     pattern_matches,
     product_token,
 )
+from scrapy_robots_policy.robotstxt import lines as lines_module
 
 AGENTS = st.sampled_from(["FooBot", "foobot/1.2 (+http://x)", "*", "", "Other", "\u30c4"])
 
@@ -351,3 +352,35 @@ def test_twenty_thousand_rules_in_one_group() -> None:
     decision = rules.decide(f"/s8999/p-{page}/d/ok/1", "x")
     assert (decision.allowed, decision.line) == (True, 3 + 2 * 8999)
     assert rules.allowed("/s8999/p-1/d", "x")
+
+
+@settings(max_examples=300, deadline=None)
+@given(lines=st.lists(LINE_PARTS, max_size=25))
+def test_values_read_at_c_speed_are_those_of_the_line_by_line_reading(
+    lines: list[tuple[str, ...]],
+) -> None:
+    """The rules builder reads a group's allow, disallow and Crawl-delay values with one
+    scanner per key (an item per line); explain and the deciding lines read every line
+    with GROUP_LINE: both readings must agree, line for line."""
+    text = "".join("".join(parts) for parts in lines)
+    data = lines_module.prepare(text).decode("latin-1")
+    every = lines_module.GROUP_LINE.findall(data)
+    expected = [
+        (
+            value if allow_key else "",
+            value if not allow_key and not delay_key else "",
+            value if delay_key else "",
+        )
+        for allow_key, delay_key, value in (
+            (a, d, v.rstrip(lines_module.BLANKS)) for a, d, v in every
+        )
+    ]
+    read = list(
+        zip(
+            lines_module.ALLOW_VALUE.findall(data),
+            lines_module.DISALLOW_VALUE.findall(data),
+            lines_module.CRAWL_DELAY_VALUE.findall(data),
+            strict=True,
+        )
+    )
+    assert read == expected

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 from unittest import mock
 
+import pytest
 from scrapy.settings import Settings
 
 from scrapy_robots_policy.settings import RobotsPolicySettings
@@ -87,6 +88,9 @@ def test_readme_documents_every_setting_with_its_real_default() -> None:
         "ROBOTS_POLICY_NOFOLLOW_LINKS_ONLY": defaults.nofollow_links_only,
         "ROBOTS_POLICY_OBEY_REL_NOFOLLOW": defaults.obey_rel_nofollow,
         "ROBOTS_POLICY_ITEM_FIELD": defaults.item_field,
+        "ROBOTS_POLICY_PURPOSES": list(defaults.purposes),
+        "ROBOTS_POLICY_USAGE": defaults.usage,
+        "ROBOTS_POLICY_ALSO_OBEY": list(defaults.also_obey),
     }
     assert set(documented) == set(real)
     for name, value in real.items():
@@ -96,3 +100,22 @@ def test_readme_documents_every_setting_with_its_real_default() -> None:
             assert float(documented[name]) == value, name
         else:
             assert documented[name] == str(value), name
+
+
+def test_purposes_usage_mode_and_usage_tokens() -> None:
+    s = read({"ROBOTS_POLICY_PURPOSES": "AI-Train, search,ai-train",
+              "ROBOTS_POLICY_USAGE": "Record", "ROBOTS_POLICY_ALSO_OBEY": ["GPTBot", " "]})
+    assert (s.purposes, s.usage, s.also_obey) == (("ai-train", "search"), "record", ("GPTBot",))
+    assert not s.enforce_usage  # recorded only
+    assert read({"ROBOTS_POLICY_PURPOSES": ["tdm"]}).enforce_usage  # enforce by default
+    assert not read({}).enforce_usage  # nothing declared, nothing enforced
+
+
+@pytest.mark.parametrize(("name", "value", "message"), [
+    ("ROBOTS_POLICY_PURPOSES", "ai_train", "unknown purpose(s) ai_train"),
+    ("ROBOTS_POLICY_USAGE", "warn", "must be 'enforce' or 'record'"),
+])
+def test_a_misspelt_usage_setting_stops_the_crawl_saying_why(name: str, value: str,
+                                                             message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        read({name: value})

@@ -102,8 +102,10 @@ def test_item_field_annotates_what_can_take_it():
     plain, data, declared = {"title": "t"}, DataItem("t"), DeclaredItem(title="t")
     out = run(mw, response, [plain, data, declared, "not an item"])
     assert out == [plain, data, declared, "not an item"]
-    assert plain["robots"] == {"noindex": True, "max_snippet": 3}
-    assert data.robots == {"noindex": True, "max_snippet": 3}
+    # The compliance record: robots.txt was not consulted here (no downloader middleware).
+    assert plain["robots"] == {"robotstxt": None,
+                               "directives": {"noindex": True, "max_snippet": 3}}
+    assert data.robots == plain["robots"]
     assert "robots" not in declared  # an Item without that field is left alone, and counted
     assert mw.stats.get_value("robots_policy/items_not_annotated") == 1
 
@@ -141,20 +143,40 @@ def test_disabled_by_setting():
         middleware(ROBOTS_POLICY_DIRECTIVES_OBEY=False)
 
 
-def test_unreadable_page_is_logged_and_counted_not_raised(caplog):
-    mw = middleware()
+def without_selector(error: Exception, body: bytes, **kwargs):
+    """A page whose selector raises ``error`` when the middleware asks for it."""
     response = page("<p>x</p>")
 
-    class Broken(HtmlResponse):
+    class NoSelector(HtmlResponse):
         @property
         def selector(self):
-            raise ValueError("cannot parse")
+            raise error
 
-    broken = Broken(response.url, body=b"x", request=response.request,
-                    headers={"X-Robots-Tag": "noindex"})
+    return NoSelector(response.url, body=body, request=response.request, **kwargs)
+
+
+def test_unreadable_page_is_logged_and_counted_not_raised(caplog):
+    mw = middleware()
+    broken = without_selector(ValueError("cannot parse"),
+                              b'<meta name="robots" content="nofollow">',
+                              headers={"X-Robots-Tag": "noindex"})
     assert run(mw, broken, [{"a": 1}]) == []  # the header still counts
     assert mw.stats.get_value("robots_policy/parse_errors") == 1
     assert "could not parse HTML" in caplog.text
+
+
+def test_a_page_that_cannot_hold_a_robots_meta_tag_is_not_parsed():
+    mw = middleware()
+    plain = without_selector(AssertionError("parsed"),
+                             b'<meta name="description" content="noindex">')
+    assert run(mw, plain, [{"a": 1}]) == [{"a": 1}]
+    assert mw.stats.get_value("robots_policy/parse_errors") is None
+
+
+@pytest.mark.parametrize("name", ["&#114;obots", "ROBOTS", "Test&#x42;ot", "rob\0ots"])
+def test_a_robots_meta_tag_name_however_spelled_is_read(name):
+    response = page(f'<html><head><meta name="{name}" content="noindex"></head></html>')
+    assert run(middleware(), response, [{"a": 1}]) == []
 
 
 def test_a_cut_value_is_counted_and_logged_once_per_response(caplog):
@@ -174,3 +196,11 @@ def test_a_cut_value_is_counted_and_logged_once_per_response(caplog):
     kept = response.meta[META_KEY]
     assert len(kept.sources) <= 64
     assert sum(len(d.raw) for d in kept.sources) < 64 * 202
+
+
+@pytest.mark.parametrize("shift", range(-6, 2))
+def test_a_robots_meta_tag_deep_in_a_large_page_is_read(shift):
+    head = '<html><head><meta name="'
+    filler = "<!--" + "x" * (65_536 + shift - len(head) - 7) + "-->"  # "robots" near 64 Ki
+    response = page(f'{filler}{head}robots" content="noindex"></head></html>')
+    assert run(middleware(), response, [{"a": 1}]) == []

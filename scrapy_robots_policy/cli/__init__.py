@@ -12,11 +12,11 @@ import os
 import sys
 from collections.abc import Sequence
 
-from scrapy_robots_policy.cli import check, demo, directives
+from scrapy_robots_policy.cli import audit, check, demo, directives
 
 #: The console script installed by pip; the same as ``python -m scrapy_robots_policy``.
 SCRIPT = "scrapy-robots-policy"
-COMMANDS = {"check": check, "directives": directives, "demo": demo}
+COMMANDS = {"check": check, "directives": directives, "audit": audit, "demo": demo}
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -7,14 +7,19 @@ import sys
 from collections.abc import Sequence
 from urllib.parse import urlsplit
 
-from scrapy_robots_policy.cli import common
+from scrapy_robots_policy.cli import common, usage
 from scrapy_robots_policy.cli.web import POLICY_SETTINGS, fetch_robots
+from scrapy_robots_policy.fetch.document import TDMREP_JSON
+from scrapy_robots_policy.fetch.policy import Entry
 from scrapy_robots_policy.origin import origin_of, robots_url
 from scrapy_robots_policy.robotstxt import Explanation, RobotsTxt
+from scrapy_robots_policy.usagepolicy import UsagePolicy
 
 HELP = "check URLs against a robots.txt"
-DESCRIPTION = ("Check URLs against a robots.txt, as Google's parser and RFC 9309 read it. "
-               "Exit status: 0 if every URL is allowed, 1 if any is disallowed.")
+DESCRIPTION = ("Check URLs against a robots.txt, as Google's parser and RFC 9309 read it; "
+               "with --purpose, also the usage signals of robots.txt and (for a URL) the "
+               "origin's tdmrep.json. Exit status: 0 if every URL is allowed, 1 if any is "
+               "disallowed or a purpose refused.")
 
 
 def configure(check: argparse.ArgumentParser) -> None:
@@ -30,6 +35,7 @@ def configure(check: argparse.ArgumentParser) -> None:
     )
     check.add_argument("--explain", action="store_true",
                        help="also print the group chosen and every rule that matched")
+    usage.add_purpose_option(check)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,6 +48,8 @@ def run(args: argparse.Namespace) -> int:
         return common.EXIT_USAGE
     if robots_is_url:
         _warn_other_origins(args.robots, args.urls)
+    purposes = usage.policy(args.purpose)
+    tdmrep = _load_tdmrep(args, purposes)
     status = common.EXIT_ALLOWED
     for url in args.urls:
         decision = rules.decide(url, args.user_agent)
@@ -58,7 +66,29 @@ def run(args: argparse.Namespace) -> int:
                 print(f"    {line}")
         if not decision.allowed:
             status = common.EXIT_DISALLOWED
+        if purposes.purposes:
+            reading = purposes.for_robots(Entry(rules, "", 0.0, 0.0), url, args.user_agent,
+                                          purposes.purposes)
+            if tdmrep is not None:
+                reading = purposes.with_tdmrep(reading, tdmrep, url)
+            for line in usage.describe(reading):
+                print(f"    {line}")
+            if reading.refusal is not None:
+                status = common.EXIT_DISALLOWED
     return status
+
+
+def _load_tdmrep(args: argparse.Namespace, purposes: UsagePolicy) -> Entry | None:
+    """The origin's tdmrep.json, when the robots.txt is a URL and a purpose needs it."""
+    if not (common.is_url(args.robots) and purposes.needs_tdmrep(purposes.purposes)):
+        return None
+    origin = origin_of(args.robots)
+    if origin is None:
+        return None
+    settled = fetch_robots(TDMREP_JSON.url(origin), args.user_agent, TDMREP_JSON)
+    print(f"fetched {TDMREP_JSON.url(origin)}: {settled.answer.summary}"
+          + ("" if settled.answer.definitive else ": unreachable, TDM reserved"))
+    return settled.entry
 
 
 def _read_robots(source: str, max_size: int) -> tuple[bytes, bool]:

@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from scrapy_robots_policy.cli import common
+from scrapy_robots_policy.cli import common, usage
 from scrapy_robots_policy.cli.web import Page, fetch
 from scrapy_robots_policy.directives import RobotsDirectives, header_values_for_others
 from scrapy_robots_policy.robotstxt import product_token
+from scrapy_robots_policy.usagepolicy import USAGE_HEADERS
 
 HELP = "fetch a page and print its robots directives and where each came from"
 DESCRIPTION = ("Fetch a page and print the X-Robots-Tag and robots meta tag directives that "
@@ -23,6 +24,7 @@ def configure(directives: argparse.ArgumentParser) -> None:
     )
     directives.add_argument("--max-size", type=int, default=5_000_000, metavar="BYTES",
                             help="read at most this many bytes of the page")
+    usage.add_purpose_option(directives)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -44,7 +46,15 @@ def run(args: argparse.Namespace) -> int:
         print(line)
     for origin in for_others(page, args.user_agent):
         print(f"not for {product_token(args.user_agent) or 'robots'!r}: {origin}")
-    return common.EXIT_ALLOWED
+    if not args.purpose:
+        return common.EXIT_ALLOWED
+    purposes = usage.policy(args.purpose)
+    headers = {name.lower(): page.headers.get_all(name) or [] for name in USAGE_HEADERS}
+    reading = purposes.for_page(None, page.url, headers, directives, purposes.purposes)
+    print("page-level usage signals (robots.txt and tdmrep.json: see check --purpose):")
+    for line in usage.describe(reading):
+        print(f"  {line}")
+    return common.EXIT_DISALLOWED if reading.refusal is not None else common.EXIT_ALLOWED
 
 
 def _is_html(page: Page) -> bool:

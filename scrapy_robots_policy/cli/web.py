@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from email.message import Message
 
 from scrapy_robots_policy.cli.common import agent_header
+from scrapy_robots_policy.fetch.document import ROBOTS_TXT, Document
 from scrapy_robots_policy.fetch.machine import NextStep, RobotsFetch, Settled, Wait
 from scrapy_robots_policy.fetch.policy import Fetched, Policy, PolicySettings
 
@@ -65,9 +66,10 @@ def fetch(url: str, user_agent: str, max_size: int, follow: bool = False) -> Pag
         return Page(url, None, Message(), b"", error=str(reason))
 
 
-def fetch_robots(url: str, user_agent: str) -> Settled:
-    """Fetch a robots.txt as the middleware does: same outcomes, redirects and size cap."""
-    policy = Policy(POLICY_SETTINGS)
+def fetch_robots(url: str, user_agent: str, document: Document = ROBOTS_TXT) -> Settled:
+    """Fetch a robots.txt (or another per-origin ``document``: tdmrep.json) as the
+    middleware does: same outcomes, redirects and size cap."""
+    policy = Policy(POLICY_SETTINGS, document=document)
     machine = RobotsFetch(policy, url)
     step: NextStep = machine.start()
     while not isinstance(step, Settled):

@@ -30,6 +30,10 @@ from scrapy_robots_policy.demo.site import USER_AGENT, DemoSite, Origin
 SETTINGS: dict[str, Any] = {
     "ADDONS": {"scrapy_robots_policy.Addon": 0},
     "ROBOTSTXT_OBEY": True,
+    # What the crawl is for: the press origin's usage signals decide on these; the
+    # record on each item says which signal allowed it.
+    "ROBOTS_POLICY_PURPOSES": ["search", "tdm"],
+    "ROBOTS_POLICY_ITEM_FIELD": "robots",
     "ROBOTS_POLICY_RETRY_PATIENCE": 2.0,
     "ROBOTS_POLICY_RETRY_BACKOFF": 0.5,
     "LOG_LEVEL": "ERROR",  # the report is the output; Scrapy speaks only of real errors
@@ -37,7 +41,7 @@ SETTINGS: dict[str, Any] = {
     "RETRY_ENABLED": False,
     "DOWNLOAD_TIMEOUT": 10,
 }
-_REFUSED_PREFIX = "Forbidden by robots.txt: "
+_REFUSED_PREFIXES = ("Forbidden by robots.txt: ", "Refused by usage signals: ")
 
 
 @dataclass
@@ -50,6 +54,8 @@ class Journal:
     not_followed: list[tuple[str, str, str]] = field(default_factory=list)  # page, link, why
     refused: dict[str, str] = field(default_factory=dict)  # URL -> why robots.txt refused it
     robots: dict[str, str] = field(default_factory=dict)  # origin -> fetch outcome
+    tdmrep: dict[str, str] = field(default_factory=dict)  # origin -> tdmrep.json outcome
+    signals: dict[str, list[str]] = field(default_factory=dict)  # origin -> usage signals
     retries: dict[str, int] = field(default_factory=dict)  # origin -> robots.txt retries
     order: list[str] = field(default_factory=list)  # URLs, first event first
 
@@ -77,7 +83,8 @@ class _Records(logging.Handler):
                 j.retries[origin] = j.retries.get(origin, 0) + 1
             elif "request" not in args:
                 unreachable = " (unreachable)" if record.levelno >= logging.WARNING else ""
-                j.robots[origin] = f"{args['why']}{args.get('via', '')}{unreachable}"
+                outcomes = j.robots if args.get("document") == "robots.txt" else j.tdmrep
+                outcomes[origin] = f"{args['why']}{args.get('via', '')}{unreachable}"
 
 
 def _note(journal: Journal, url: str) -> None:
@@ -130,6 +137,14 @@ def crawl(site: DemoSite) -> tuple[Journal, dict[str, Any], float]:
 
         def kept(item: Any, **_: Any) -> None:
             journal.kept.add(item["url"])
+            parts = urlsplit(item["url"])
+            origin = f"{parts.scheme}://{parts.netloc}"
+            seen = journal.signals.setdefault(origin, [])
+            for signal in (item.get("robots") or {}).get("usage", {}).get("signals", []):
+                said = (f"{signal['purpose']} {'allowed' if signal['allowed'] else 'refused'}"
+                        f" by {signal['evidence']}")
+                if said not in seen:
+                    seen.append(said)
 
         crawler.signals.connect(kept, signal=signals.item_scraped)
         started = time.monotonic()
@@ -148,16 +163,18 @@ def report(site: DemoSite, journal: Journal, stats: dict[str, Any], seconds: flo
     """The readable report: per origin, every URL met (by path) with what happened and why."""
     out = [f"Demo crawl as {USER_AGENT!r}: {len(site.origins)} origins on 127.0.0.1, "
            f"{seconds:.1f} s",
-           "settings: ADDONS = {'scrapy_robots_policy.Addon': 0}, ROBOTSTXT_OBEY = True", ""]
+           "settings: ADDONS = {'scrapy_robots_policy.Addon': 0}, ROBOTSTXT_OBEY = True,",
+           f"  ROBOTS_POLICY_PURPOSES = {SETTINGS['ROBOTS_POLICY_PURPOSES']}", ""]
     for origin in site.origins:
         out.extend(_origin_report(origin, journal))
         out.append("")
     crawled = len(journal.crawled)
     out.extend(textwrap.wrap(
         f"Summary: {crawled} pages crawled, {len(journal.kept)} items kept, "
-        f"{len(journal.dropped)} items dropped (page not indexable), {len(journal.refused)} "
-        f"requests refused by robots.txt, {len(journal.not_followed)} links not followed "
-        "(nofollow).", 96, subsequent_indent="  "))
+        f"{len(journal.dropped)} items dropped (page not indexable, or a declared purpose "
+        f"refused), {len(journal.refused)} requests refused (by robots.txt, or by usage "
+        f"signals), {len(journal.not_followed)} links not followed (nofollow).", 96,
+        subsequent_indent="  "))
     counters = [f"{key}={value}" for key, value in sorted(stats.items())
                 if key.startswith(("robotstxt/", "robots_policy/"))]
     out.extend(textwrap.wrap("Stats: " + ", ".join(counters), 96, subsequent_indent="  ",
@@ -172,6 +189,9 @@ def _origin_report(origin: Origin, journal: Journal) -> list[str]:
         retries = journal.retries.get(origin.url)
         again = f", after {retries} retries" if retries else ""
         lines.append(f"  robots.txt: {outcome}{again}")
+    if origin.name == "press":  # the others have none: 404, said once in the stats
+        lines.append(f"  tdmrep.json: {journal.tdmrep.get(origin.url, 'not fetched')}")
+    lines.extend(f"  usage: {said}" for said in journal.signals.get(origin.url, []))
     urls = sorted((url for url in journal.order if _mine(url, origin)),
                   key=lambda url: _path(url, origin))
     width = max((len(_path(url, origin)) for url in urls), default=0)
@@ -205,7 +225,9 @@ def _path(url: str, origin: Origin) -> str:
 
 def _refusal(message: str, origin: Origin) -> str:
     """The IgnoreRequest message, shortened: the origin and user agent are said above."""
-    why = message.removeprefix(_REFUSED_PREFIX)
+    why = message
+    for prefix in _REFUSED_PREFIXES:
+        why = why.removeprefix(prefix)
     why = why.replace(f"{origin.url}/robots.txt", "robots.txt")
     return why.replace(f" (user agent {USER_AGENT!r})", "")
 

@@ -5,7 +5,10 @@ its reason: ``shop`` has a group for DemoBot and a stricter one for everyone els
 ``news`` has pages marked noindex / nofollow in every form (meta tags, X-Robots-Tag, a
 crawler-name prefix, an expired ``unavailable_after``, and directives for another
 crawler, which must change nothing), ``blog`` has no robots.txt at all (404: everything
-allowed) and ``flaky`` answers 503 for its robots.txt (unreachable: nothing allowed).
+allowed), ``flaky`` answers 503 for its robots.txt (unreachable: nothing allowed) and
+``press`` says what its content may be used for (Content-Signal and Content-Usage lines,
+a tdmrep.json, a ``tdm-reservation`` header), which the demo crawl's declared purposes
+(search, tdm) meet.
 Pure standard library; each origin is its own server on an ephemeral port.
 """
 
@@ -75,6 +78,17 @@ User-agent: *
 Disallow: /drafts/
 """
 
+PRESS_ROBOTS = """\
+# The demo press: Cloudflare's Content Signals for all, an aipref line for members' pages.
+User-agent: *
+Content-Signal: search=yes, ai-input=no, ai-train=no
+Content-Usage: /members/ search=n
+Allow: /
+"""
+PRESS_TDMREP = (
+    '[{"location": "/research/*", "tdm-reservation": 1,'
+    ' "tdm-policy": "https://press.example/tdm-policy.json"}]')
+
 
 def build_site() -> list[Origin]:
     """The demo origins, their pages linking each other (absolute links are added later)."""
@@ -121,7 +135,18 @@ def build_site() -> list[Origin]:
         "/": page("Flaky", ["/deals"]),
         "/deals": page("Deals"),
     })
-    return [shop, news, blog, flaky]
+    press = Origin("press", "usage signals: Content-Signal, Content-Usage and TDMRep", {
+        "/robots.txt": Reply(200, PRESS_ROBOTS, (("Content-Type", "text/plain"),)),
+        "/.well-known/tdmrep.json": Reply(200, PRESS_TDMREP,
+                                          (("Content-Type", "application/json"),)),
+        "/": page("Press", ["/story", "/members/feed", "/research/paper", "/reports/2026"]),
+        "/story": page("A story for search engines"),
+        "/members/feed": page("Members only"),
+        "/research/paper": page("A paper reserved from text and data mining"),
+        "/reports/2026": page("The 2026 report", [], "", ("tdm-reservation", "1"),
+                              ("tdm-policy", "https://press.example/tdm-policy.json")),
+    })
+    return [shop, news, blog, flaky, press]
 
 
 class DemoSite:

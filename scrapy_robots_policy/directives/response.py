@@ -7,6 +7,10 @@ from typing import Any
 
 from scrapy_robots_policy.directives.lists import _MAX_VALUES, _text
 from scrapy_robots_policy.directives.meta import _meta_tags
+from scrapy_robots_policy.directives.vocabulary import ALL_AGENTS, USAGE_META_NAMES
+
+#: Characters of a page lower-cased at once when looking for the names of meta tags.
+_PIECE = 1 << 16
 
 
 def _read_response(response: Any, agent: str) -> tuple[
@@ -22,7 +26,7 @@ def _read_response(response: Any, agent: str) -> tuple[
         headers = ()
         errors.append(f"could not read X-Robots-Tag headers: {error!r}")
     tags: tuple[tuple[str, str], ...] = ()
-    if _is_html(response):
+    if _is_html(response) and _may_hold_tags(response, agent):
         try:
             selector = response.selector
         except Exception as error:
@@ -35,9 +39,37 @@ def _read_response(response: Any, agent: str) -> tuple[
     return headers, tags, errors
 
 
+def _may_hold_tags(response: Any, agent: str) -> bool:
+    """Whether an HTML page can hold a meta tag ``_meta_tags`` reads: False spares the
+    parse of a page without one (the largest cost of this middleware in a crawl whose
+    spider parses nothing).
+
+    A tag's lower-cased name starts with ``robots``, ``agent`` or a TDMRep name, so its
+    text holds that word once lower-cased, unless it is spelled with character
+    references ("&#114;obots") or NULs, which the parser drops. Only ``HtmlResponse``:
+    an XML parse may define entities of its own.
+    """
+    if not _is_html_response(response):
+        return True
+    try:
+        text = response.text
+    except Exception:
+        return True  # the parse will say what went wrong
+    if "&#" in text or "\0" in text:
+        return True
+    names = [name for name in (ALL_AGENTS, *USAGE_META_NAMES, agent) if name]
+    overlap = max(map(len, names)) - 1
+    # Lower-cased a piece at a time: a page of megabytes is not copied whole.
+    for start in range(0, len(text), _PIECE):
+        low = text[start : start + _PIECE + overlap].lower()
+        if any(name in low for name in names):
+            return True
+    return False
+
+
 def _is_html(response: Any) -> bool:
     """Scrapy's own choice (HtmlResponse), or XHTML served with its XML media type."""
-    if any(cls.__name__ == "HtmlResponse" for cls in type(response).__mro__):
+    if _is_html_response(response):
         return True
     if not hasattr(response, "selector"):
         return False
@@ -47,3 +79,7 @@ def _is_html(response: Any) -> bool:
         return False
     mime = content_type.split(b";")[0].strip().lower()
     return mime == b"application/xhtml+xml"
+
+
+def _is_html_response(response: Any) -> bool:
+    return any(cls.__name__ == "HtmlResponse" for cls in type(response).__mro__)

@@ -134,7 +134,8 @@ class FetchRounds:
             logger.info("%(document)s of %(origin)s: %(why)s, retrying in %(wait).3g s "
                         "(%(waiting)d requests waiting)",
                         {"origin": origin, "why": step.answer.summary, "wait": step.seconds,
-                         "waiting": waiting, "document": self._document.name}, extra={"spider": self._crawler.spider})
+                         "waiting": waiting, "document": self._document.name},
+                        extra={"spider": self._crawler.spider})
             await self._closing.sleep(step.seconds)
         return None
 

@@ -9,8 +9,9 @@ the parser emits line events to handlers and the matcher is one of them:
   and which groups name a crawler.
 * ``rules``: the groups that apply to a crawler, read on its first question, become a
   ``Matcher``; ``patterns``: percent-encoding, the pattern compiler and the one tail
-  matcher; ``matcher``: longest match wins over the rules filed by literal prefix;
-  ``crowd``: the gram index the matcher uses when many rules share a prefix.
+  matcher; ``matcher``: the walk over the rules filed by literal prefix;
+  ``precedence``: longest match wins, allow wins ties; ``crowd``: the gram index the
+  matcher uses when many rules share a prefix.
 * ``sitemaps``; ``usage``: Content-Signal and Content-Usage lines; ``report``:
   ``explain``; ``facade``: ``RobotsTxt``.
 
@@ -26,8 +27,8 @@ here: "/robots.txt" is matched like any other, as Google does; RFC 9309's "the
 from .agents import product_token
 from .facade import RobotsTxt
 from .lines import MAX_BYTES, MAX_LINE
-from .matcher import Decision, Rule
 from .patterns import normalize_path, normalize_pattern, pattern_matches
+from .precedence import Decision, Rule
 from .report import Explanation
 from .usage import UsageLine
 

@@ -27,6 +27,8 @@ _GOOGLE_CUT = re.compile(rb"[a-z_-]*")
 # What follows Google's cut in the whole first name of a user-agent value: up to
 # whitespace, "/" or a comment ("MJ12bot/1.0" -> "mj12bot").
 _NAME_REST = re.compile(rb"[^\s/#]*")
+# What stands before a name of a user-agent line: the separator, or the blanks between names.
+_NAME_AFTER = frozenset(b" \t\v\f\n:")
 # The key of the index of ``assemble`` listing the groups with a user-agent line of several
 # names; no name's cut holds a space.
 _SEVERAL = b" "
@@ -191,7 +193,31 @@ def naming(
     # A token with other characters than [a-z_-]: only names of the same cut can name it,
     # whole or as its cut; read those groups' user-agent lines (the caller keeps the
     # answer).
-    return [index for index in indexes if first_naming(data, spans[index], token) >= 0]
+    return [index for index in indexes if _group_names(data, spans[index], token, cut)]
+
+
+def _group_names(data: bytes, span: Span, token: bytes, cut: bytes) -> bool:
+    """Whether a group names a ``token`` with other characters than [a-z_-] (whose Google
+    cut is ``cut``).
+
+    Only a name that is the token or its cut can (see ``_name_fits``): each such name,
+    found at C speed, is checked on its line, so a group of 100,000 user-agent lines
+    naming others costs a search, not a reading of every line.
+    """
+    start, _, end = span
+    low = lowered(data[start:end])
+    # The token, or its cut when not empty (an empty name names nobody), as a whole word:
+    # a literal first, which the search skips to at C speed.
+    rest = re.escape(token[len(cut) :])
+    whole = re.escape(cut) + b"(?:%s)?" % rest if cut else rest
+    for found in re.finditer(whole + rb"(?=[\s/#]|$)", low, re.MULTILINE):
+        if low[found.start() - 1] not in _NAME_AFTER:
+            continue  # the end of another word
+        line = low.rfind(b"\n", 0, found.start())
+        m = USER_AGENT_LINE.match(low, line)
+        if m is not None and _names(low, m, token):
+            return True
+    return False
 
 
 def _index_later_names(data: bytes, spans: list[Span], agents: dict[bytes, list[int]]) -> None:

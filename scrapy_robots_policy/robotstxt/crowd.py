@@ -1,8 +1,8 @@
 """The gram index: which of many wildcard rules a path could match, without trying each.
 
 A strategy of the matcher for rules sharing one literal prefix by the hundred (``/*q1``
-... ``/*q40000`` all start "/"), or for the keyed rules of every prefix with few: it
-only finds candidates; the matcher matches them.
+... ``/*q40000`` all start "/"), or for the keyed rules of every prefix with few: the
+index finds candidates, ``best_in_crowd`` and ``matching_in_crowd`` match them.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from collections import Counter
 from itertools import chain
 from typing import Literal
 
-from .patterns import ENDS, GLOB_ENDS, Entry
+from .patterns import ENDS, GLOB_ENDS, Entry, tail_matches
+from .precedence import better
 
 #: Up to this many keys of one width, ``key in path`` for each is cheaper than listing
 #: every gram of the path (about 1 ns per character for ``in``, 30 for a gram).
@@ -146,3 +147,61 @@ def _gram_table(width: int, table: dict[str, int]) -> _GramTable:
         memoryview(gram.encode("ascii", "replace")).cast(fmt)[0]: n for gram, n in table.items()
     }
     return width, None, frozenset(by_code), by_code
+
+
+def first_match(
+    entries: tuple[Entry, ...], path: str, start: int, best: Entry | None
+) -> Entry | None:
+    """``best``, or the first of ``entries`` (best first, all on the literal prefix
+    ``path[:start]``) matching ``path`` if it is better: the rest are no better."""
+    for entry in entries:
+        if best is not None and entry[0] < best[0]:
+            break
+        if tail_matches(path, start, entry[3], entry[4], entry[5]):
+            return entry if better(entry, best) else best
+    return best
+
+
+def _head_priority(same: Filed) -> int:
+    return same[0][0][0]
+
+
+def best_in_crowd(crowd: Crowd, path: str, start: int, best: Entry | None) -> Entry | None:
+    """``best`` or a better rule of ``crowd`` matching ``path`` past ``start``."""
+    best = first_match(crowd.unkeyed, path, start, best)
+    found, lists = crowd.candidates(path[start:])
+    lists.sort(key=_head_priority, reverse=True)
+    holds_all = found.issuperset
+    for same in lists:
+        if best is not None and same[0][0][0] < best[0]:
+            break  # every later list starts lower
+        for entry, needs, prefix in same:
+            if best is not None and entry[0] < best[0]:
+                break
+            if (
+                holds_all(needs)
+                and path.startswith(prefix)
+                and tail_matches(path, len(prefix), *entry[3:6])
+            ):
+                if better(entry, best):
+                    best = entry
+                break  # the rest of this list is no better
+    return best
+
+
+def matching_in_crowd(
+    crowd: Crowd, path: str, start: int, every: tuple[Entry, ...]
+) -> list[Entry]:
+    """Those of ``every`` (the crowd's rules, duplicates included) matching ``path`` past
+    ``start``."""
+    found, lists = crowd.candidates(path[start:])
+    patterns = {e[6] for e in crowd.unkeyed if tail_matches(path, start, e[3], e[4], e[5])}
+    patterns.update(
+        entry[6]
+        for same in lists
+        for entry, needs, prefix in same
+        if found.issuperset(needs)
+        and path.startswith(prefix)
+        and tail_matches(path, len(prefix), entry[3], entry[4], entry[5])
+    )
+    return [entry for entry in every if entry[6] in patterns]

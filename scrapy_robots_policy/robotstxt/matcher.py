@@ -8,12 +8,25 @@ instead of being tried in turn.
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
+from array import array
+from bisect import bisect_right
+from collections.abc import Callable, Iterator
+from itertools import repeat
 
-from .crowd import Crowd, Filed, keyed
+from .crowd import Crowd, best_in_crowd, keyed, matching_in_crowd
 from .lines import MAX_BYTES
 from .patterns import FIND, PLAIN, Entry, tail_matches
+from .precedence import Decision, as_decision, best_first, better
+
+# Where the Crowd of every uncrowded prefix's keyed rules is kept (no prefix has a "\n").
+_SPREAD = "\n"
+#: What a plain rule says, in the dictionary a ``Matcher`` is built from.
+DISALLOWS = 1
+ALLOWS = 2
+# A rule found (see ``Matcher.find``).
+Best = int | Entry | None
+# Every rule line of a matcher's groups, (line, allow, normalised pattern), in file order.
+RuleLines = Callable[[], Iterator[tuple[int, bool, str]]]
 
 #: From this many rules on one literal prefix, they may be indexed by a ``Crowd``; fewer
 #: are always tried in turn.
@@ -25,238 +38,236 @@ _LINEAR_WORK = 65_536
 _SPREAD_WORK = 65_536
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
-    """One allow or disallow line of a group, its pattern normalised."""
-
-    allow: bool
-    pattern: str
-    line: int | None
-
-    def __str__(self) -> str:
-        return f"{'Allow' if self.allow else 'Disallow'}: {self.pattern}"
-
-
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """The answer for one URL: allowed or not, and the rule that decided (None: no rule)."""
-
-    allowed: bool
-    line: int | None = None
-    rule: str | None = None
-
-
-def as_decision(entry: Entry | None) -> Decision:
-    if entry is None:
-        return Decision(True)
-    return Decision(
-        entry[1], entry[2] or None, f"{'Allow' if entry[1] else 'Disallow'}: {entry[6]}"
-    )
-
-
-def as_rule(entry: Entry) -> Rule:
-    return Rule(entry[1], entry[6], entry[2] or None)
-
-
-def best_first(entry: Entry) -> tuple[int, bool, int]:
-    """Sort key: longest pattern, then allow, then earliest line."""
-    return (-entry[0], not entry[1], entry[2])
-
-
-def _better(entry: Entry, best: Entry | None) -> bool:
-    """Whether matching ``entry`` beats ``best``: longer, or as long and allow, or earlier."""
-    if best is None or entry[0] != best[0]:
-        return best is None or entry[0] > best[0]
-    return (entry[1] and not best[1]) or (entry[1] == best[1] and entry[2] < best[2])
-
-
 class Matcher:
     """Longest match wins, allow wins ties, the earliest line wins among equals.
 
     Rules are indexed by their literal prefix (the text before the first "*" or the
-    final "$"). The prefixes are sorted; for each one ``parents`` holds the longest other
-    prefix that is a prefix of it. Every prefix of a path in the sorted list is an
-    ancestor of the last entry not greater than the path (everything between a prefix
-    and the path in sort order starts with that prefix), so a query bisects once and
-    walks up that chain, stopping once no ancestor can hold a longer rule. The rules of
-    one prefix are tried best first, or, when many would each cost a search of a long
-    path, looked up in a ``Crowd`` index built the first time it pays.
+    final "$"). A plain rule ("/private/", no "*" or "$": most of them) is only its
+    prefix and a flag saying whether it allows (allow wins over a disallow of the same
+    pattern); its line is looked up when a decision reports it. The other rules are kept
+    by prefix, best first. The prefixes are sorted; for each one ``parents`` holds the
+    longest other prefix that is a prefix of it. Every prefix of a path in the sorted list
+    is an ancestor of the last entry not greater than the path (everything between a
+    prefix and the path in sort order starts with that prefix), so a query bisects once
+    and walks up that chain, stopping once no ancestor can hold a better rule. The
+    wildcard rules of one prefix are tried best first, or, when many would each cost a
+    search of a long path, looked up in a ``Crowd`` index built the first time it pays.
     """
 
     __slots__ = (
         "_crowds",
-        "_entries",
+        "_flags",
         "_indexed",
         "_keys",
+        "_lines",
         "_long",
         "_longest",
         "_parents",
-        "_reach",
+        "_rules",
+        "_top",
+        "_wild",
         "crawl_delay",
     )
 
     def __init__(
         self,
-        by_prefix: dict[str, Entry],
-        crowded: dict[str, list[Entry]] | None = None,
+        plain: dict[str, int],
+        wild: dict[str, list[Entry]] | None = None,
         crawl_delay: float | None = None,
+        rules: RuleLines | None = None,
     ) -> None:
-        """The rules by literal prefix: one in ``by_prefix``, all in ``crowded`` if several
-        share it."""
+        """``plain``: plain patterns, ``DISALLOWS`` or ``ALLOWS`` each; ``wild``: the other
+        rules by literal prefix; ``rules``: every rule line as (line, allow, pattern), in
+        file order, read again only when a plain rule's line is asked for."""
         self.crawl_delay = crawl_delay
-        keys = sorted(by_prefix)
-        entries: list[tuple[Entry, ...]] = list(zip(map(by_prefix.__getitem__, keys)))
-        # Index of each prefix with enough rules for a Crowd -> the length of the rest of
-        # the path above which it answers (see _LINEAR_WORK); built on first use.
-        crowds: dict[int, int] | None = None
-        uncrowded = len(keys)  # rules of uncrowded prefixes
-        if crowded:
-            for prefix, same in crowded.items():
-                same.sort(key=best_first)
-                index = bisect_left(keys, prefix)
-                entries[index] = tuple(same)
-                if len(same) >= _CROWD:
-                    if crowds is None:
-                        crowds = {}
-                    crowds[index] = _LINEAR_WORK // len(same) - 32
-                    uncrowded -= 1
-                else:
-                    uncrowded += len(same) - 1
-        parents: list[int] = []
-        reach: list[int] = []
-        for index, key in enumerate(keys):
-            # The prefixes of ``key`` in the list are the previous key and its ancestors
-            # (everything between a prefix and ``key`` in sort order starts with it).
-            parent = index - 1
-            while parent >= 0 and not key.startswith(keys[parent]):
-                parent = parents[parent]
-            top = entries[index][0][0]
-            if parent >= 0 and reach[parent] > top:
-                top = reach[parent]
-            parents.append(parent)
-            reach.append(top)
+        self._rules = rules
+        self._lines: dict[tuple[bool, str], int] | None = None
+        wild_sorted, crowds, uncrowded, top = _file_wild(wild or {})
+        keys = sorted(plain.keys() | wild_sorted.keys()) if wild_sorted else sorted(plain)
+        uncrowded += len(plain)
+        parents = _parents(keys)
         self._keys = keys
+        # Per prefix: 0 (no plain rule), DISALLOWS or ALLOWS.
+        self._flags = bytes(map(plain.get, keys, repeat(0)))
         self._parents = parents
-        self._reach = reach  # the longest rule of a prefix and all its ancestors
+        self._wild = wild_sorted
+        self._top = top  # the longest wildcard rule: no ancestor holds a longer one
         # Paths up to this long never have too many rules on their prefixes' chain to
         # try in turn (see ``_longest``).
         self._long = _SPREAD_WORK // uncrowded - 32 if uncrowded else MAX_BYTES
-        self._longest: list[int] | None = None
-        self._entries = entries
+        self._longest: array[int] | None = None
         self._crowds = crowds
-        self._indexed: dict[int, Crowd] = {}
+        self._indexed: dict[str, Crowd] = {}
+
+    def decision(self, path: str) -> Decision:
+        """The answer for a normalised path and the rule that decided."""
+        return as_decision(self.best(path))
 
     def best(self, path: str) -> Entry | None:
         """The deciding rule for a normalised path, or None when no rule matches."""
+        return self._as_entry(self.find(path))
+
+    def _as_entry(self, best: Best) -> Entry | None:
+        """A rule ``find`` found as an Entry, its line looked up."""
+        if not isinstance(best, int):
+            return best
+        allow = best < 0
+        key = self._keys[~best if allow else best]
+        return (len(key), allow, self._line(allow, key), PLAIN, "", (), key)
+
+    def _line(self, allow: bool, pattern: str) -> int:
+        """The first line of a plain rule (0: none, as for a rule no line wrote)."""
+        if self._lines is None:
+            self._lines = {}
+        line = self._lines.get((allow, pattern))
+        if line is None:
+            rules = self._rules() if self._rules is not None else ()
+            found = (n for n, a, p in rules if a == allow and p == pattern)
+            line = self._lines[allow, pattern] = next(found, 0)
+        return line
+
+    def _priority(self, best: Best) -> int:
+        """The priority of a rule found (None: 0, below every rule)."""
+        if best is None:
+            return 0
+        if isinstance(best, int):
+            return len(self._keys[~best if best < 0 else best])
+        return best[0]
+
+    def find(self, path: str) -> Best:
+        """The deciding rule for a normalised path: None when no rule matches, a rule
+        with a "*" or "$" as its Entry, a plain rule as the index of its prefix, ``~``
+        that index when it allows (so ``RobotsTxt.allowed`` reads the answer without
+        another call)."""
         keys = self._keys
         index = bisect_right(keys, path) - 1
-        if len(path) > self._long and index >= 0 and len(path) > self._chain_limits()[index]:
+        if index < 0:
+            return None  # the path sorts before every prefix: none is a prefix of it
+        if len(path) > self._long and len(path) > self._chain_limits()[index]:
             return self._best_spread(path, index)
         parents = self._parents
-        reach = self._reach
+        flags = self._flags
+        wild = self._wild
         crowds = self._crowds
-        best = None
+        top = self._top
+        best: Best = None
         best_prio = 0  # every rule's priority is at least 1
         while index >= 0:
-            if reach[index] < best_prio:
-                break
             key = keys[index]
             if path.startswith(key):
-                if crowds is not None and len(path) - len(key) > crowds.get(index, MAX_BYTES):
-                    best = _best_in_crowd(self._crowd(index), path, len(key), best)
-                    best_prio = 0 if best is None else best[0]
-                    index = parents[index]
-                    continue
-                # ``_first_match``, inline: this loop is most of a question's time.
-                for entry in self._entries[index]:
-                    prio = entry[0]
-                    if prio < best_prio:
-                        break
-                    kind = entry[3]
-                    if kind == PLAIN or (
-                        # The usual "/x*y" found here rather than by a call of
-                        # tail_matches: repeated questions on the corpus take 9% more
-                        # time without this.
-                        path.find(entry[4], len(key)) >= 0
-                        if kind == FIND
-                        else tail_matches(path, len(key), kind, entry[4], entry[5])
-                    ):
-                        if (
-                            prio > best_prio
-                            or (entry[1] and not best[1])  # type: ignore[index]
-                            or (entry[1] == best[1] and entry[2] < best[2])  # type: ignore[index]
-                        ):
-                            best = entry
-                            best_prio = prio
-                        break
+                size = len(key)
+                flag = flags[index]
+                if flag and (
+                    size > best_prio or (size == best_prio and self._plain_wins(index, best))
+                ):
+                    best = ~index if flag == ALLOWS else index
+                    best_prio = size
+                same = wild.get(key) if wild else None
+                if same is not None and (
+                    crowds is not None and len(path) - size > crowds.get(key, MAX_BYTES)
+                ):
+                    best = self._crowd_beats(key, path, best)
+                    best_prio = self._priority(best)
+                elif same is not None:
+                    # ``_first_match``, inline: this loop is much of a question's time.
+                    for entry in same:
+                        prio = entry[0]
+                        if prio < best_prio:
+                            break
+                        kind = entry[3]
+                        if kind == FIND:
+                            # The usual "/x*y" found here rather than by a call of
+                            # tail_matches.
+                            matched = path.find(entry[4], size) >= 0
+                        else:
+                            # Most rules fail here: their last piece is not in the path.
+                            matched = entry[4] in path and tail_matches(
+                                path, size, kind, entry[4], entry[5]
+                            )
+                        if matched:
+                            if prio > best_prio or better(entry, self._as_entry(best)):
+                                best = entry
+                                best_prio = prio
+                            break
+                if best_prio >= size and best_prio > top:
+                    break  # every ancestor is shorter, and so are its rules
             index = parents[index]
         return best
 
-    def _chain_limits(self) -> list[int]:
+    def _plain_wins(self, index: int, best: Best) -> bool:
+        """Whether the plain rule of prefix ``index`` (matching) beats ``best``: a line is
+        only looked up for rules as long and with the same answer."""
+        size = len(self._keys[index])
+        prio = self._priority(best)
+        if size != prio:
+            return size > prio
+        mine = self._as_entry(self._found(index))
+        return better(mine, self._as_entry(best))  # type: ignore[arg-type]
+
+    def _found(self, index: int) -> int:
+        """What ``find`` answers for the plain rule of prefix ``index``."""
+        return ~index if self._flags[index] == ALLOWS else index
+
+    def _crowd_beats(self, key: str | None, path: str, best: Best) -> Best:
+        """``best``, or a better rule of a Crowd (see ``_crowd``) matching ``path``."""
+        current = self._as_entry(best)
+        found = best_in_crowd(self._crowd(key), path, len(key or ""), current)
+        return best if found is current else found
+
+    def _chain_limits(self) -> array[int]:
         """Per prefix, the path length above which the rules of its chain's uncrowded
         prefixes are too many to try in turn (1,000 nested "/a...a*b<k>"): a longer path
         asks the Crowd of them all (``_best_spread``)."""
         if self._longest is None:
-            crowds = self._crowds or {}
-            chained: list[int] = []
-            for index, group in enumerate(self._entries):
-                own = 0 if index in crowds else len(group)
-                parent = self._parents[index]
-                chained.append(own + chained[parent] if parent >= 0 else own)
-            self._longest = [_SPREAD_WORK // n - 32 if n else MAX_BYTES for n in chained]
+            self._longest = _spread_limits(
+                self._keys, self._flags, self._wild, self._crowds or {}, self._parents
+            )
         return self._longest
 
-    def _best_spread(self, path: str, index: int) -> Entry | None:
-        """``best`` when the path's prefixes hold many rules between them: the walk up
+    def _best_spread(self, path: str, index: int) -> Best:
+        """``find`` when the path's prefixes hold many rules between them: the walk up
         the chain tries only the rules without a key, and the Crowd of every uncrowded
         prefix's keyed rules finds the rest."""
         keys = self._keys
         crowds = self._crowds
-        best = None
+        best: Best = None
         while index >= 0:
-            if best is not None and self._reach[index] < best[0]:
-                break
             key = keys[index]
+            if len(key) < self._priority(best) and self._priority(best) > self._top:
+                break
             if path.startswith(key):
-                if crowds is not None and index in crowds:
-                    best = _best_in_crowd(self._crowd(index), path, len(key), best)
+                if self._flags[index] and self._plain_wins(index, best):
+                    best = self._found(index)
+                if crowds is not None and key in crowds:
+                    best = self._crowd_beats(key, path, best)
                 else:
                     # ``_first_match`` over the rules without a key, inline: a chain can
                     # be a thousand prefixes long, and a call for each doubled the time.
-                    for entry in self._entries[index]:
-                        if best is not None and entry[0] < best[0]:
+                    for entry in self._wild.get(key, ()):
+                        if entry[0] < self._priority(best):
                             break
                         if entry[4] or entry[5]:
                             continue  # keyed: in the spread Crowd
                         if tail_matches(path, len(key), entry[3], entry[4], entry[5]):
-                            if _better(entry, best):
+                            if better(entry, self._as_entry(best)):
                                 best = entry
                             break
             index = self._parents[index]
-        return _best_in_crowd(self._crowd(-1), path, 0, best)
+        return self._crowd_beats(None, path, best)
 
-    def _crowd(self, index: int) -> Crowd:
-        """The Crowd of a crowded prefix's rules (``index`` -1: of every uncrowded
+    def _crowd(self, key: str | None) -> Crowd:
+        """The Crowd of a crowded prefix's rules (``key`` None: of every uncrowded
         prefix's keyed rules), built the first time."""
-        crowd = self._indexed.get(index)
+        slot = _SPREAD if key is None else key
+        crowd = self._indexed.get(slot)
         if crowd is None:
-            if index >= 0:
-                group = self._entries[index]
-            else:
-                crowds = self._crowds or {}
-                spread = [
-                    entry
-                    for i, same in enumerate(self._entries)
-                    if i not in crowds
-                    for entry in same
-                    if keyed(entry)
-                ]
-                group = tuple(sorted(spread, key=best_first))
-            crowd = self._indexed[index] = Crowd(group)
+            group = self._wild[key] if key is not None else _spread(self._wild, self._crowds)
+            crowd = self._indexed[slot] = Crowd(group)
         return crowd
 
     def matching(self, path: str) -> list[Entry]:
-        """Every rule matching a normalised path, in no particular order."""
+        """Every rule matching a normalised path, in no particular order, with every line
+        that writes it."""
         keys = self._keys
         crowds = self._crowds
         found: list[Entry] = []
@@ -264,9 +275,11 @@ class Matcher:
         while index >= 0:
             key = keys[index]
             if path.startswith(key):
-                group = self._entries[index]
-                if crowds is not None and len(path) - len(key) > crowds.get(index, MAX_BYTES):
-                    found.extend(_matching_in_crowd(self._crowd(index), path, len(key), group))
+                if self._flags[index]:
+                    found.append(self._as_entry(self._found(index)))  # type: ignore[arg-type]
+                group = self._wild.get(key, ())
+                if crowds is not None and len(path) - len(key) > crowds.get(key, MAX_BYTES):
+                    found.extend(matching_in_crowd(self._crowd(key), path, len(key), group))
                 else:
                     found.extend(
                         entry
@@ -274,66 +287,86 @@ class Matcher:
                         if tail_matches(path, len(key), entry[3], entry[4], entry[5])
                     )
             index = self._parents[index]
-        return found
+        return _every_line(found, self._rules) if found and self._rules else found
 
 
-def _first_match(
-    entries: tuple[Entry, ...], path: str, start: int, best: Entry | None
-) -> Entry | None:
-    """``best``, or the first of ``entries`` (best first, all on the literal prefix
-    ``path[:start]``) matching ``path`` if it is better: the rest are no better."""
-    for entry in entries:
-        if best is not None and entry[0] < best[0]:
-            break
-        if tail_matches(path, start, entry[3], entry[4], entry[5]):
-            return entry if _better(entry, best) else best
-    return best
+def _file_wild(
+    wild: dict[str, list[Entry]],
+) -> tuple[dict[str, tuple[Entry, ...]], dict[str, int] | None, int, int]:
+    """(the rules with a "*" or "$" by prefix, best first; the prefixes with enough of
+    them for a Crowd, each with the length of the rest of the path above which it
+    answers (see _LINEAR_WORK), built on first use; how many rules the others have; the
+    longest rule)."""
+    filed: dict[str, tuple[Entry, ...]] = {}
+    crowds: dict[str, int] | None = None
+    uncrowded = top = 0
+    for prefix, same in wild.items():
+        same.sort(key=best_first)
+        filed[prefix] = tuple(same)
+        top = max(top, same[0][0])
+        if len(same) >= _CROWD:
+            if crowds is None:
+                crowds = {}
+            crowds[prefix] = _LINEAR_WORK // len(same) - 32
+        else:
+            uncrowded += len(same)
+    return filed, crowds, uncrowded, top
 
 
-def _head_priority(same: Filed) -> int:
-    return same[0][0][0]
+def _parents(keys: list[str]) -> list[int]:
+    """Per sorted prefix, the index of the longest other prefix that is a prefix of it."""
+    parents: list[int] = []
+    for index, key in enumerate(keys):
+        # The prefixes of ``key`` in the list are the previous key and its ancestors
+        # (everything between a prefix and ``key`` in sort order starts with it).
+        parent = index - 1
+        while parent >= 0 and not key.startswith(keys[parent]):
+            parent = parents[parent]
+        parents.append(parent)
+    return parents
 
 
-def _best_in_crowd(crowd: Crowd, path: str, start: int, best: Entry | None) -> Entry | None:
-    """``best`` or a better rule of ``crowd`` matching ``path`` past ``start``."""
-    best = _first_match(crowd.unkeyed, path, start, best)
-    found, lists = crowd.candidates(path[start:])
-    lists.sort(key=_head_priority, reverse=True)
-    holds_all = found.issuperset
-    for same in lists:
-        if best is not None and same[0][0][0] < best[0]:
-            break  # every later list starts lower
-        for entry, needs, prefix in same:
-            if best is not None and entry[0] < best[0]:
-                break
-            if (
-                holds_all(needs)
-                and path.startswith(prefix)
-                and tail_matches(path, len(prefix), *entry[3:6])
-            ):
-                if _better(entry, best):
-                    best = entry
-                break  # the rest of this list is no better
-    return best
+def _spread_limits(
+    keys: list[str],
+    flags: bytes,
+    wild: dict[str, tuple[Entry, ...]],
+    crowds: dict[str, int],
+    parents: list[int],
+) -> array[int]:
+    """Per prefix, the path length above which its chain's uncrowded rules are too
+    many to try in turn (see ``Matcher._chain_limits``)."""
+    chained: list[int] = []
+    for index, key in enumerate(keys):
+        own = (flags[index] > 0) + (0 if key in crowds else len(wild.get(key, ())))
+        parent = parents[index]
+        chained.append(own + chained[parent] if parent >= 0 else own)
+    return array("i", [_SPREAD_WORK // n - 32 if n else MAX_BYTES for n in chained])
 
 
-def _matching_in_crowd(
-    crowd: Crowd, path: str, start: int, every: tuple[Entry, ...]
-) -> list[Entry]:
-    """Those of ``every`` (the crowd's rules, duplicates included) matching ``path`` past
-    ``start``."""
-    found, lists = crowd.candidates(path[start:])
-    patterns = {e[6] for e in crowd.unkeyed if tail_matches(path, start, e[3], e[4], e[5])}
-    patterns.update(
-        entry[6]
-        for same in lists
-        for entry, needs, prefix in same
-        if found.issuperset(needs)
-        and path.startswith(prefix)
-        and tail_matches(path, len(prefix), entry[3], entry[4], entry[5])
-    )
-    return [entry for entry in every if entry[6] in patterns]
+def _spread(
+    wild: dict[str, tuple[Entry, ...]], crowds: dict[str, int] | None
+) -> tuple[Entry, ...]:
+    """The keyed rules of every uncrowded prefix, best first."""
+    spread = [
+        entry
+        for prefix, same in wild.items()
+        if crowds is None or prefix not in crowds
+        for entry in same
+        if keyed(entry)
+    ]
+    return tuple(sorted(spread, key=best_first))
+
+
+def _every_line(found: list[Entry], rules: RuleLines) -> list[Entry]:
+    """The rules ``found`` at every line that writes them: a matcher keeps each rule
+    once, at its first line (a plain pattern also only as allow)."""
+    patterns = {entry[6] for entry in found}
+    return [
+        (len(pattern), allow, line, PLAIN, "", (), pattern)
+        for line, allow, pattern in rules()
+        if pattern in patterns
+    ]
 
 
 NO_RULES = Matcher({})
-DISALLOW_EVERYTHING = Matcher({"/": (1, False, 0, PLAIN, "", (), "/")})  # line 0: none
+DISALLOW_EVERYTHING = Matcher({"/": DISALLOWS})  # no line

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .agents import Span, user_agent_lines
-from .matcher import Decision, Matcher, Rule, as_decision, as_rule
+from .matcher import Matcher
+from .precedence import Decision, Rule, as_rule
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,4 +40,4 @@ def explain(
             lines.append(line)
     found = sorted(matcher.matching(path), key=lambda entry: (entry[2], entry[6]))
     matches = tuple(map(as_rule, found))
-    return Explanation(token, kind, tuple(lines), matches, as_decision(matcher.best(path)))
+    return Explanation(token, kind, tuple(lines), matches, matcher.decision(path))

@@ -1,96 +1,157 @@
 """The rules builder: the lines of the groups that apply to a crawler, read when it first
-asks, become a ``Matcher`` (its rules filed by literal prefix, and its Crawl-delay)."""
+asks, become a ``Matcher`` (its plain rules in a dictionary, the others filed by literal
+prefix, and its Crawl-delay).
+
+The values of a group are read at C speed, one list per key with an item per line
+(``ALLOW_VALUE`` ...), so a rule's line number is its position in the list: Python
+only looks at the distinct values of groups that have "*", "$", "%" or non-ASCII
+octets, and at Crawl-delay values.
+"""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from functools import partial
 
 from .agents import Span, first_naming
-from .lines import BLANKS, GROUP_LINE
-from .matcher import NO_RULES, Matcher
-from .patterns import PLAIN, Entry, compile_pattern, normalize_pattern
+from .lines import ALLOW_VALUE, BLANKS, CRAWL_DELAY_VALUE, DISALLOW_VALUE, GROUP_LINE
+from .matcher import ALLOWS, DISALLOWS, NO_RULES, Matcher
+from .patterns import Entry, compile_pattern, normalize_pattern
 
 
 def build(data: bytes, spans: list[Span], indexes: list[int], token: bytes | None) -> Matcher:
     """Read the rule lines of the given groups (merged, in file order) for ``token``."""
-    by_prefix: dict[str, Entry] = {}
-    crowded: dict[str, list[Entry]] = {}
+    allows: list[str] = []
+    disallows: list[str] = []
+    wild: dict[str, list[Entry]] = {}
     delay: float | None = None
     pos, first_line = 0, 1  # counted on from the last group: linear in the file
     for index in indexes:
         group_start, start, end = spans[index]
         first_line += data.count(b"\n", pos, start)
         pos = start
-        # Crawl-delay lines may stand among a group's user-agent lines (they do not end
-        # the run, and then the group is read from its start): each agent takes the
-        # first one after its own user-agent line, "User-agent: a / Crawl-delay: 1 /
-        # User-agent: b / Crawl-delay: 2" gives b 2 seconds. Found when needed.
-        delay_after: int | None = 0 if start != group_start else None
         text = data[start:end].decode("latin-1")
-        # Without "%" or non-ASCII octets, only a "$" before the end needs normalising.
-        plain = text.isascii() and "%" not in text
-        # One event per line, so a rule's line number is its position in the list.
-        events = GROUP_LINE.findall(text)
-        for line, (allow_key, delay_key, value) in enumerate(events, first_line):
-            value = value.rstrip(BLANKS)
-            if not value:
-                continue  # not a rule, or an empty one (Google: matches nothing)
-            if delay_key:
-                if delay is None:
-                    if delay_after is None:
-                        named = max(first_naming(data, spans[index], token), start)
-                        delay_after = first_line + data.count(b"\n", start, named)
-                    if line > delay_after:
-                        delay = _parse_delay(value.encode("latin-1"))
-                continue
-            if (not plain and (not value.isascii() or "%" in value)) or (
-                "$" in value and "$" in value[:-1]
-            ):
-                pattern = normalize_pattern(value.encode("latin-1"))
-            else:
-                pattern = value
-            allow = allow_key != ""
-            if "*" in pattern or "$" in pattern:
-                _add(by_prefix, crowded, pattern, allow, line)
-            else:
-                # What _add files for a plain pattern, without the calls.
-                entry = (len(pattern), allow, line, PLAIN, "", (), pattern)
-                if by_prefix.setdefault(pattern, entry) is not entry:
-                    _another_on_prefix(by_prefix, crowded, pattern, entry)
-            if allow and "/index.htm" in pattern:
-                slash = pattern.rfind("/")
-                if pattern.startswith("/index.htm", slash):
-                    # Google-specific: allowing ".../index.htm(l)" also allows the
-                    # directory itself, ".../" exactly.
-                    _add(by_prefix, crowded, pattern[: slash + 1] + "$", True, line)
-    if not by_prefix and delay is None:
+        allowed = ALLOW_VALUE.findall(text)
+        disallowed = DISALLOW_VALUE.findall(text)
+        if text.isascii() and not ("*" in text or "$" in text or "%" in text):
+            # Every value is its own plain pattern.
+            allows += allowed
+            disallows += disallowed
+            if "/index.htm" in text:
+                _index_pages(wild, allowed, first_line)
+        else:
+            plain = text.isascii() and "%" not in text
+            _read_values(wild, allows, allowed, True, first_line, plain)
+            _read_values(wild, disallows, disallowed, False, first_line, plain)
+        if delay is None and "rawl" in text.lower():
+            # Crawl-delay lines may stand among a group's user-agent lines (they do not
+            # end the run, and then the group is read from its start): each agent takes
+            # the first one after its own user-agent line, "User-agent: a / Crawl-delay:
+            # 1 / User-agent: b / Crawl-delay: 2" gives b 2 seconds.
+            after = 0
+            if start == group_start:
+                named = max(first_naming(data, spans[index], token), start)
+                after = data.count(b"\n", start, named) + 1
+            delay = _first_delay(CRAWL_DELAY_VALUE.findall(text)[after:])
+    # Allow wins over a disallow of the same pattern; "" is no rule (Google: an empty
+    # value matches nothing), and a line of another kind reads as "".
+    plain_rules = dict.fromkeys(disallows, DISALLOWS)
+    plain_rules.update(dict.fromkeys(allows, ALLOWS))
+    plain_rules.pop("", None)
+    if not plain_rules and not wild and delay is None:
         return NO_RULES
-    return Matcher(by_prefix, crowded, delay)
+    return Matcher(plain_rules, wild, delay, partial(_rule_lines, data, spans, indexes))
 
 
-def _add(
-    by_prefix: dict[str, Entry],
-    crowded: dict[str, list[Entry]],
-    pattern: str,
+def _read_values(
+    wild: dict[str, list[Entry]],
+    plain: list[str],
+    values: list[str],
     allow: bool,
-    line: int,
+    first_line: int,
+    ascii_only: bool,
 ) -> None:
-    """File one normalised rule under its literal prefix."""
+    """File a group's values of one key (an item per line): plain patterns into
+    ``plain``, the others by literal prefix into ``wild``, each at its first line."""
+    # Each distinct value and the offset of its first line, at C speed: the later
+    # (reversed: earlier) offsets overwrite.
+    firsts = dict(zip(reversed(values), range(len(values) - 1, -1, -1), strict=True))
+    firsts.pop("", None)
+    for value, offset in firsts.items():
+        pattern = _pattern(value, ascii_only)
+        if "*" in pattern or "$" in pattern:
+            _add(wild, pattern, allow, first_line + offset)
+        else:
+            plain.append(pattern)
+        if allow and "/index.htm" in pattern:
+            _index_pages(wild, [pattern], first_line + offset)
+
+
+def _index_pages(wild: dict[str, list[Entry]], allowed: list[str], first_line: int) -> None:
+    """File the rule ``_directory_of`` each allowed index page, at its line. ``allowed``:
+    the values of a group's allow lines, one per line, or one pattern at ``first_line``."""
+    for offset, pattern in enumerate(allowed):
+        directory = _directory_of(pattern)
+        if directory is not None:
+            _add(wild, directory, True, first_line + offset)
+
+
+def _directory_of(allowed: str) -> str | None:
+    """Google-specific: allowing ".../index.htm(l)" also allows the directory itself,
+    ".../" exactly: that rule, or None."""
+    slash = allowed.rfind("/")
+    if slash >= 0 and allowed.startswith("/index.htm", slash):
+        return allowed[: slash + 1] + "$"
+    return None
+
+
+def _first_delay(values: list[str]) -> float | None:
+    """The first valid Crawl-delay among a group's values (an item per line)."""
+    for value in filter(None, values):
+        delay = _parse_delay(value.encode("latin-1"))
+        if delay is not None:
+            return delay
+    return None
+
+
+def _pattern(value: str, ascii_only: bool) -> str:
+    """The normalised pattern of a rule's value (``ascii_only``: its group's text has no
+    "%" or non-ASCII octet)."""
+    if (not ascii_only and (not value.isascii() or "%" in value)) or (
+        "$" in value and "$" in value[:-1]
+    ):
+        return normalize_pattern(value.encode("latin-1"))
+    return value
+
+
+def _rule_lines(
+    data: bytes, spans: list[Span], indexes: list[int]
+) -> Iterator[tuple[int, bool, str]]:
+    """(line, allow, normalised pattern) of every rule of the groups, in file order: read
+    again only when a decision or explain reports lines."""
+    pos, first_line = 0, 1
+    for index in indexes:
+        _, start, end = spans[index]
+        first_line += data.count(b"\n", pos, start)
+        pos = start
+        text = data[start:end].decode("latin-1")
+        ascii_only = text.isascii() and "%" not in text
+        # One event per line, so a rule's line number is its position in the list.
+        for line, (allow_key, delay_key, value) in enumerate(GROUP_LINE.findall(text), first_line):
+            value = value.rstrip(BLANKS)
+            if value and not delay_key:
+                pattern = _pattern(value, ascii_only)
+                yield line, allow_key != "", pattern
+                directory = _directory_of(pattern) if allow_key else None
+                if directory is not None:
+                    yield line, True, directory
+
+
+def _add(wild: dict[str, list[Entry]], pattern: str, allow: bool, line: int) -> None:
+    """File one normalised rule with a "*" or "$" under its literal prefix."""
     prefix, kind, last, middles = compile_pattern(pattern)
-    entry = (len(pattern), allow, line, kind, last, middles, pattern)
-    if by_prefix.setdefault(prefix, entry) is not entry:
-        _another_on_prefix(by_prefix, crowded, prefix, entry)
-
-
-def _another_on_prefix(
-    by_prefix: dict[str, Entry], crowded: dict[str, list[Entry]], prefix: str, entry: Entry
-) -> None:
-    """Another rule for a prefix already in ``by_prefix`` (one rule each is the usual case)."""
-    same = crowded.get(prefix)
-    if same is None:
-        crowded[prefix] = [by_prefix[prefix], entry]
-    else:
-        same.append(entry)
+    wild.setdefault(prefix, []).append((len(pattern), allow, line, kind, last, middles, pattern))
 
 
 def _parse_delay(value: bytes) -> float | None:

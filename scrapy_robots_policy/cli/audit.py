@@ -1,0 +1,346 @@
+"""``audit FEED [--field NAME] [--purpose P]...``: the compliance records of a feed, checked.
+
+Reads a feed written with ``ROBOTS_POLICY_ITEM_FIELD`` (JSON lines, or Scrapy's ``.json``
+array: the first character tells) one line at a time. Memory grows with the origins and
+distinct signals seen (and the longest item), not with the number of items: the items
+to list wait in a temporary file.
+
+An item without a record fails the audit as one that contradicts its purposes does: the
+point of an audit is that every kept item shows why it could be kept, and a feed whose
+records are all missing (a misspelt ``--field``, a pipeline that drops the field, items
+the spider middleware never saw) must not pass with nothing checked. So do unreadable lines
+and malformed records: they are items whose compliance cannot be shown.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import sys
+import tempfile
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from itertools import chain
+from typing import Any, NamedTuple, TextIO
+
+from scrapy_robots_policy.cli import common
+from scrapy_robots_policy.origin import origin_of
+from scrapy_robots_policy.usage import PURPOSES
+
+HELP = "check the compliance records of a crawl's feed against its purposes"
+DESCRIPTION = (
+    "Read a JSON-lines feed (or Scrapy's .json array) written with ROBOTS_POLICY_ITEM_FIELD "
+    "and print, per origin, the usage signals seen and the items per decision; then list "
+    "the items whose record is missing, malformed, or refuses a purpose. Exit status: 0 if "
+    "every item is consistent, 1 if any is listed, 2 if FEED cannot be read as JSON.")
+
+UNKNOWN_ORIGIN = "unknown origin"
+_DECODER = json.JSONDecoder()
+_BETWEEN_VALUES = " \t\r\n,"  # what separates the values of a JSON array
+
+
+def configure(audit: argparse.ArgumentParser) -> None:
+    audit.add_argument("feed", metavar="FEED",
+                       help="feed path (.jl/.jsonl lines, or a .json array), or - for stdin")
+    audit.add_argument("--field", default="robots", metavar="NAME",
+                       help="the item field holding the record, as ROBOTS_POLICY_ITEM_FIELD "
+                            "(default: robots)")
+    audit.add_argument("--purpose", action="append", choices=PURPOSES, metavar="P",
+                       help=f"a purpose to check every item against ({', '.join(PURPOSES)}); "
+                            "repeatable (default: the purposes each record declares)")
+
+
+class Unchecked(NamedTuple):
+    """A line or item whose compliance cannot be checked: what kind of problem, and why."""
+
+    kind: str  # "unreadable line", "not an object", "no record", "malformed record"
+    why: str
+
+
+_TOO_DEEP = Unchecked("unreadable line", "not JSON: nested too deeply")
+
+
+class FeedReader:
+    """The values of a JSON-lines feed or of a JSON array, each with the line it starts on;
+    an :class:`Unchecked` value for text that is not JSON."""
+
+    def __init__(self, lines: Iterable[str]) -> None:
+        self.lines = lines
+        self.kind = "empty"
+        self.unclosed = False  # a JSON array without its "]": the crawl stopped early?
+
+    def __iter__(self) -> Iterator[tuple[int, Any]]:
+        numbered = enumerate(self.lines, 1)
+        for number, line in numbered:
+            if not line.strip():
+                continue
+            if line.lstrip().startswith("["):
+                self.kind = "JSON array"
+                yield from self._array(chain([(number, line.split("[", 1)[1])], numbered))
+            else:
+                self.kind = "JSON lines"
+                yield number, _decode(line.rstrip())
+                yield from ((n, _decode(text.rstrip())) for n, text in numbered if text.strip())
+            return
+
+    def _array(self, numbered: Iterable[tuple[int, str]]) -> Iterator[tuple[int, Any]]:
+        """Values of an array laid out one per line (Scrapy's default) or indented over
+        several: a JSON token never spans lines, so text that fails to decode before its
+        end is malformed, and text that fails at its end awaits the next line. After a
+        malformed value, lines are skipped up to one that can start the next value, so one
+        bad line of an indented item is one report, not one per line of the item."""
+        pending, start, indent, self.unclosed = "", 0, "", True
+        broken: tuple[int, Unchecked, str] | None = None  # line, why, the value's indentation
+        skipped = 0
+        for number, line in numbered:
+            if broken is not None:
+                if not _resumes(line, broken[2]):
+                    skipped += 1
+                    continue
+                yield _skipping(broken, skipped, "up to the next item")
+                broken, skipped = None, 0
+            if not pending:
+                indent = _indentation(line)
+                line, start = line.lstrip(_BETWEEN_VALUES), number
+            pending += line
+            while pending:
+                if pending.startswith("]"):
+                    self.unclosed = False
+                    pending = pending[1:].lstrip(_BETWEEN_VALUES)
+                    continue
+                try:
+                    value, end = _DECODER.raw_decode(pending)
+                except json.JSONDecodeError as error:
+                    if error.pos >= len(pending.rstrip()):
+                        break  # the value goes on in the next line
+                    broken = (start + error.lineno - 1, _not_json(error), indent)
+                except RecursionError:
+                    broken = (start, _TOO_DEEP, indent)
+                else:
+                    yield start, value
+                    pending, start = pending[end:].lstrip(_BETWEEN_VALUES), number
+                    continue
+                pending = ""
+        if broken is not None:
+            yield _skipping(broken, skipped, "to the end of the feed")
+        if pending:
+            yield start, Unchecked("unreadable line", "cut short at the end of the feed")
+
+
+def _resumes(line: str, indent: str) -> bool:
+    """Whether ``line`` can start the value after a malformed one: the end of the array, an
+    object alone on its line (one item per line), or "{" alone at the malformed value's
+    indentation (an indented array)."""
+    text = line.strip()
+    if text == "{" and line.startswith(indent + "{"):
+        return True
+    if text.startswith("]"):  # the array's end, not that of a list inside the value
+        return len(_indentation(line)) < max(len(indent), 1)
+    return text.startswith("{") and isinstance(_decode(text.rstrip(",")), dict)
+
+
+def _indentation(line: str) -> str:
+    return line[:len(line) - len(line.lstrip(" \t"))]
+
+
+def _skipping(broken: tuple[int, Unchecked, str], skipped: int, until: str
+              ) -> tuple[int, Unchecked]:
+    line, unchecked, _ = broken
+    if not skipped:
+        return line, unchecked
+    return line, unchecked._replace(why=f"{unchecked.why}; the next {skipped} lines "
+                                        f"skipped, {until}")
+
+
+def _decode(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        return _not_json(error)
+    except RecursionError:
+        return _TOO_DEEP
+
+
+def _not_json(error: json.JSONDecodeError) -> Unchecked:
+    why = error.msg.removesuffix(" at")  # "Invalid control character at": the column follows
+    return Unchecked("unreadable line", f"not JSON: {why} at column {error.colno}")
+
+
+class Record(NamedTuple):
+    """What the audit reads of one compliance record."""
+
+    origin: str
+    decisions: dict[str, bool]  # purpose -> allowed; empty without a usage part
+    signals: tuple[tuple[str, str, bool, str], ...]  # source, purpose, allowed, evidence
+
+
+def read_record(item: Any, name: str) -> Record | Unchecked:
+    """The record in ``item[name]``, or why there is none to check."""
+    if not isinstance(item, dict):
+        return Unchecked("not an object", "not a JSON object")
+    record = item.get(name)
+    if record is None:
+        return Unchecked("no record", f"no {name!r} field")
+    if not isinstance(record, dict):
+        return Unchecked("malformed record", f"{name!r} is not an object")
+    robotstxt = record.get("robotstxt")
+    if robotstxt is not None and not (isinstance(robotstxt, dict)
+                                      and isinstance(robotstxt.get("url"), str)):
+        return Unchecked("malformed record", "robotstxt is neither null nor an object with a url")
+    found = origin_of(robotstxt["url"]) if robotstxt else None
+    origin = str(found) if found else UNKNOWN_ORIGIN
+    usage = record.get("usage")
+    if usage is None:
+        return Record(origin, {}, ())
+    purposes = usage.get("purposes") if isinstance(usage, dict) else None
+    signals = usage.get("signals", []) if isinstance(usage, dict) else None
+    if not (isinstance(purposes, dict)
+            and all(isinstance(allowed, bool) for allowed in purposes.values())):
+        return Unchecked("malformed record", "usage.purposes is not an object of true/false")
+    if not (isinstance(signals, list) and all(_is_signal(signal) for signal in signals)):
+        return Unchecked("malformed record", "usage.signals is not a list of signals")
+    return Record(origin, purposes, tuple(
+        (s["source"], s["purpose"], s["allowed"], s["evidence"]) for s in signals))
+
+
+def _is_signal(signal: Any) -> bool:
+    return (isinstance(signal, dict) and isinstance(signal.get("allowed"), bool)
+            and all(isinstance(signal.get(key), str)
+                    for key in ("source", "purpose", "evidence")))
+
+
+def contradictions(record: Record, checked: Iterable[str]) -> list[str]:
+    """Each checked purpose the record refuses (with the refusing signal) or lacks."""
+    found = []
+    for purpose in checked:
+        allowed = record.decisions.get(purpose)
+        if allowed is None:
+            found.append(f"{purpose} not recorded")
+        elif not allowed:
+            said = next((evidence for _, about, yes, evidence in record.signals
+                         if about == purpose and not yes), None)
+            found.append(f"{purpose} refused" + (f" ({said})" if said else ""))
+    return found
+
+
+@dataclass
+class OriginTally:
+    """What one origin's items said: bounded by its purposes and distinct signals."""
+
+    items: int = 0
+    without_usage: int = 0
+    signals: Counter[tuple[str, str, bool, str]] = field(default_factory=Counter)
+    decisions: dict[str, Counter[str]] = field(default_factory=dict)
+
+    def add(self, record: Record, checked: Iterable[str]) -> None:
+        self.items += 1
+        self.without_usage += not record.decisions
+        self.signals.update(set(record.signals))
+        for purpose in dict.fromkeys([*record.decisions, *checked]):
+            allowed = record.decisions.get(purpose)
+            verdict = "not recorded" if allowed is None else "allowed" if allowed else "refused"
+            self.decisions.setdefault(purpose, Counter())[verdict] += 1
+
+    def lines(self, origin: str) -> list[str]:
+        found = [f"{origin}: {_count(self.items, 'item')}"]
+        for (source, purpose, allowed, evidence), items in self.signals.items():
+            verdict = "allows" if allowed else "refuses"
+            found.append(f"  signal: {source} {verdict} {purpose}: {evidence} "
+                         f"({_count(items, 'item')})")
+        for purpose, verdicts in self.decisions.items():
+            counts = ", ".join(f"{count} {verdict}" for verdict, count in sorted(
+                verdicts.items()))
+            found.append(f"  {purpose}: {counts}")
+        if self.without_usage:
+            found.append(f"  no usage part (no purposes declared): {self.without_usage}")
+        return found
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the tallies per origin, then the items to look at; exit 1 if there is any."""
+    name = "standard input" if args.feed == "-" else args.feed
+    try:
+        with _open(args.feed) as feed, tempfile.TemporaryFile("w+", encoding="utf-8") as listed:
+            reader = FeedReader(feed)
+            tallies, kinds = _audit(reader, args, listed)
+            listed.seek(0)
+            if not kinds["item"] and kinds["unreadable line"]:
+                first = listed.readline().strip()
+                print(f"error: {name} is neither JSON lines nor a JSON array: {first}",
+                      file=sys.stderr)
+                return common.EXIT_USAGE
+            _report(name, reader, args, tallies, kinds, listed)
+    except OSError as error:
+        print(f"error: cannot read {name}: {error.strerror or error}", file=sys.stderr)
+        return common.EXIT_USAGE
+    return common.EXIT_DISALLOWED if kinds["listed"] else common.EXIT_ALLOWED
+
+
+@contextlib.contextmanager
+def _open(feed: str) -> Iterator[TextIO]:
+    """The feed as text; undecodable bytes become U+FFFD, and so an unreadable line."""
+    if feed != "-":
+        with open(feed, encoding="utf-8-sig", errors="replace") as handle:
+            yield handle
+        return
+    stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig", errors="replace")
+    try:
+        yield stdin
+    finally:
+        stdin.detach()  # standard input stays open for whoever reads it next
+
+
+def _audit(reader: FeedReader, args: argparse.Namespace, listed: TextIO
+           ) -> tuple[dict[str, OriginTally], Counter[str]]:
+    """Tally every record per origin, writing each item to list to ``listed``."""
+    tallies: dict[str, OriginTally] = {}
+    kinds: Counter[str] = Counter()
+    checked = tuple(dict.fromkeys(args.purpose or ()))
+    for line, item in reader:
+        if isinstance(item, Unchecked):
+            record: Record | Unchecked = item
+        else:
+            kinds["item"] += 1
+            record = read_record(item, args.field)
+        if isinstance(record, Unchecked):
+            kinds[record.kind] += 1
+            problems = [f"{record.kind}: {record.why}"]
+        else:
+            tallies.setdefault(record.origin, OriginTally()).add(record, checked)
+            problems = contradictions(record, checked or record.decisions)
+            kinds["contradicting" if problems else "consistent"] += 1
+        if problems:
+            kinds["listed"] += 1
+            url = item.get("url") if isinstance(item, dict) else None
+            who = f"  {url[:100]}" if isinstance(url, str) else ""
+            listed.write(f"  line {line}{who}  {'; '.join(problems)}\n")
+    return tallies, kinds
+
+
+def _report(name: str, reader: FeedReader, args: argparse.Namespace,
+            tallies: dict[str, OriginTally], kinds: Counter[str], listed: TextIO) -> None:
+    checked = ", ".join(args.purpose) if args.purpose else "as each record declares"
+    print(f"{name}: {reader.kind}, record field {args.field!r}, purposes: {checked}")
+    if reader.unclosed:
+        print(f"note: the JSON array of {name} is not closed (did the crawl stop early?)",
+              file=sys.stderr)
+    for origin in sorted(tallies, key=lambda origin: origin == UNKNOWN_ORIGIN):
+        print("\n".join(tallies[origin].lines(origin)))
+    if kinds["listed"]:
+        print(f"{kinds['listed']} to look at:")
+        for line in listed:
+            print(line, end="")
+    counts = "".join(f", {kinds[kind]} {label}" for kind, label in (
+        ("contradicting", "contradicting"), ("no record", "without a record"),
+        ("malformed record", "with a malformed record"), ("not an object", "not an object"),
+    ) if kinds[kind])
+    unreadable = kinds["unreadable line"]
+    print(f"{_count(kinds['item'], 'item')}: {kinds['consistent']} consistent{counts}"
+          + (f"; {_count(unreadable, 'unreadable line')}" if unreadable else ""))
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"

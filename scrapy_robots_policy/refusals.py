@@ -1,0 +1,72 @@
+"""How the downloader middleware refuses a request: counted, explained in one DEBUG line
+naming what decided, then ``IgnoreRequest`` with the same reason. One place for both kinds
+of refusal, robots.txt's and the usage signals', so that every refusal is accounted for
+the same way.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, NoReturn
+
+from scrapy.exceptions import IgnoreRequest
+
+from scrapy_robots_policy.fetch.rounds import CLOSING
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+    from scrapy.http import Request
+
+    from scrapy_robots_policy.fetch.policy import Entry
+    from scrapy_robots_policy.origin import Origin
+    from scrapy_robots_policy.usage import UsageDecision
+    from scrapy_robots_policy.verdict import Verdict
+
+# The downloader middleware's own logger name, which log filters already use.
+logger = logging.getLogger("scrapy_robots_policy.downloader")
+
+
+class Refusals:
+    """Counts, logs and raises the refusals of one crawl."""
+
+    def __init__(self, crawler: Crawler, also_obey: tuple[str, ...] = ()) -> None:
+        self._crawler = crawler
+        self._stats = crawler.stats
+        self._also_obey = also_obey
+
+    def robots(self, origin: Origin, entry: Entry, verdict: Verdict, request: Request
+               ) -> NoReturn:
+        """Refuse ``request`` as robots.txt (``entry``, the file of ``origin``) decided."""
+        self._stats.inc_value("robotstxt/forbidden")
+        extra = {"spider": self._crawler.spider}
+        if entry.unreachable:
+            self._stats.inc_value("robotstxt/forbidden/closing" if entry.summary == CLOSING
+                                  else "robotstxt/forbidden/unreachable")
+            logger.debug("Forbidden by robots.txt: %(request)s (robots.txt of %(origin)s "
+                         "unreachable: %(why)s)",
+                         {"request": request, "origin": origin, "why": entry.summary},
+                         extra=extra)
+        else:
+            self._stats.inc_value("robotstxt/forbidden/rule")
+            if verdict.user_agent in self._also_obey:
+                self._stats.inc_value(f"robots_policy/also_obey/forbidden/{verdict.user_agent}")
+            logger.debug("Forbidden by robots.txt: %(request)s (%(origin)s/robots.txt line "
+                         "%(line)s%(rule)s, user agent %(agent)r)",
+                         {"request": request, "origin": origin, "line": verdict.line,
+                          "rule": f": {verdict.rule}" if verdict.rule else "",
+                          "agent": verdict.user_agent}, extra=extra)
+        raise IgnoreRequest(f"Forbidden by robots.txt: {verdict.reason}")
+
+    def usage(self, refusal: UsageDecision, request: Request, enforce: bool) -> None:
+        """Refuse ``request`` for a purpose its origin's signals refuse; with ``enforce``
+        False (``ROBOTS_POLICY_USAGE = "record"``, ``scrapy check``) only count and log it."""
+        what = "requests_refused" if enforce else "requests_refused_recorded"
+        source = refusal.signal.source if refusal.signal is not None else "unknown"
+        self._stats.inc_value(f"robots_policy/usage/{what}")
+        self._stats.inc_value(f"robots_policy/usage/{what}/{source}/{refusal.purpose}")
+        logger.debug("%(what)s by usage signals: %(request)s (%(reason)s)",
+                     {"what": "Refused" if enforce else "Recorded, not refused",
+                      "request": request, "reason": refusal.reason},
+                     extra={"spider": self._crawler.spider})
+        if enforce:
+            raise IgnoreRequest(f"Refused by usage signals: {refusal.reason}")

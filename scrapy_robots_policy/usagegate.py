@@ -1,0 +1,106 @@
+"""The downloader side of usage signals: requests whose origin refuses a declared purpose.
+
+Active only when ``ROBOTS_POLICY_PURPOSES`` declares purposes. What refuses is decided
+in :mod:`.usagepolicy` (no Scrapy); this adapter fetches the origin's tdmrep.json when a
+declared purpose needs it (like robots.txt: once per origin, cached, retried, refusing
+while unreachable), refuses what is refused (or only records it: ``ROBOTS_POLICY_USAGE =
+"record"``), counts and logs each refusal, and leaves the origin's reading in
+``request.meta`` for the spider middleware's page-level decision and compliance record.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any
+
+from scrapy_robots_policy.cache.memory import LRUCache, MemoryCache
+from scrapy_robots_policy.fetch.document import TDMREP_JSON
+from scrapy_robots_policy.fetch.download import RobotsDownload
+from scrapy_robots_policy.fetch.policy import Entry, Lookup, Policy
+from scrapy_robots_policy.fetch.rounds import FetchRounds
+from scrapy_robots_policy.origin import Origin
+from scrapy_robots_policy.refusals import Refusals
+from scrapy_robots_policy.usagepolicy import (
+    ORIGIN_USAGE_META,
+    UsagePolicy,
+    UsageReading,
+)
+from scrapy_robots_policy.verdict import CHECK_ONLY_META
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+    from scrapy.http import Request
+
+    from scrapy_robots_policy.settings import RobotsPolicySettings
+
+logger = logging.getLogger(__name__)
+
+#: Problems of origins' usage signals remembered as already logged.
+_REPORTED_PROBLEMS = 4096
+
+
+class UsageGate:
+    """Refuses (or records) requests whose origin-level usage signals refuse a purpose."""
+
+    def __init__(self, crawler: Crawler, settings: RobotsPolicySettings, priority: int,
+                 refusals: Refusals) -> None:
+        self._crawler = crawler
+        self._refusals = refusals
+        self._stats = crawler.stats
+        self._usage = UsagePolicy(settings)
+        self._tdmrep_policy = Policy(settings.fetch, document=TDMREP_JSON)
+        self._tdmrep_cache = MemoryCache(settings.max_origins)
+        self._tdmrep = FetchRounds(
+            crawler, self._tdmrep_policy, self._tdmrep_cache,
+            RobotsDownload(crawler, settings, priority, TDMREP_JSON.stats))
+        self._reported: LRUCache[tuple[Origin, str], bool] = LRUCache(_REPORTED_PROBLEMS)
+
+    def judge(self, origin: Origin, robots: Entry, request: Request, user_agent: str
+              ) -> Coroutine[Any, Any, None] | None:
+        """Decide ``request`` now, or (tdmrep.json not known yet) once it is fetched."""
+        purposes = self._usage.purposes_for(request.meta)
+        if not purposes:
+            return None
+        reading = self._usage.for_robots(robots, request.url, user_agent, purposes)
+        if not self._usage.needs_tdmrep(purposes) or (
+                reading.refusal is not None and self._enforced(request)):
+            self._decide(origin, reading, request)  # refused already: tdmrep.json can wait
+            return None
+        tdmrep = self._tdmrep_cache.get(origin)
+        lookup = self._tdmrep_policy.lookup(tdmrep)
+        if lookup is Lookup.FETCH:
+            if request.url == TDMREP_JSON.url(origin):  # the file itself, fetched by a user
+                return None
+            return self._wait_and_decide(origin, reading, request)
+        if lookup is Lookup.USE_AND_REFRESH:
+            self._tdmrep.refresh(origin, request)
+        assert tdmrep is not None
+        self._decide(origin, self._usage.with_tdmrep(reading, tdmrep, request.url), request)
+        return None
+
+    async def _wait_and_decide(self, origin: Origin, reading: UsageReading, request: Request
+                               ) -> None:
+        tdmrep = await self._tdmrep.entry(origin, request)
+        self._decide(origin, self._usage.with_tdmrep(reading, tdmrep, request.url), request)
+
+    def _enforced(self, request: Request) -> bool:
+        """Whether a refusal refuses: enforcing, and not a ``scrapy check`` sample."""
+        return self._usage.enforce and not request.meta.get(CHECK_ONLY_META)
+
+    def _decide(self, origin: Origin, reading: UsageReading, request: Request) -> None:
+        request.meta[ORIGIN_USAGE_META] = reading
+        self._report_problems(origin, reading)
+        if reading.refusal is not None:
+            self._refusals.usage(reading.refusal, request, self._enforced(request))
+
+    def _report_problems(self, origin: Origin, reading: UsageReading) -> None:
+        """Each problem of an origin's files once (not once per request), at DEBUG."""
+        for problem in reading.problems:
+            if (origin, problem) in self._reported:
+                continue
+            self._reported.put((origin, problem), True)
+            self._stats.inc_value("robots_policy/usage/invalid_signals")
+            logger.debug("Usage signal of %(origin)s ignored: %(problem)s",
+                         {"origin": origin, "problem": problem},
+                         extra={"spider": self._crawler.spider})

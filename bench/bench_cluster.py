@@ -63,10 +63,29 @@ class Pages(Spider):
         yield {"url": response.url}
 
 
+class SentAt:
+    """Last downloader middleware before the download handler: when each page request
+    leaves the process (wall clock, shared by the processes), kept in the stats, so gaps
+    are also measured on the crawlers' side, free of the test servers' own delays."""
+
+    def __init__(self, stats: Any) -> None:
+        self.stats = stats
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> SentAt:
+        return cls(crawler.stats)
+
+    def process_request(self, request: Any, spider: Any = None) -> None:
+        if not request.url.endswith("/robots.txt"):
+            key = f"bench/sent/{request.url.split('/')[2]}"
+            self.stats.set_value(key, [*(self.stats.get_value(key) or []), time.time()])
+
+
 def settings(redis_url: str | None) -> dict[str, Any]:
     s: dict[str, Any] = {"ADDONS": {"scrapy_robots_policy.Addon": 0}, "ROBOTSTXT_OBEY": True,
                          "RETRY_ENABLED": False, "LOG_LEVEL": "WARNING",
-                         "ROBOTS_POLICY_CRAWL_DELAY": True}
+                         "ROBOTS_POLICY_CRAWL_DELAY": True,
+                         "DOWNLOADER_MIDDLEWARES": {f"{__name__}.SentAt": 999}}
     if redis_url:
         s["ROBOTS_POLICY_REDIS_URL"] = redis_url
     return s
@@ -104,7 +123,13 @@ def cluster(processes: int, origins: int, pages: int, delay: float) -> None:
             started = time.monotonic()
             crawls = [start_crawl(Pages, settings(url), start_urls=urls)
                       for _ in range(processes)]
-            late = sum(crawl.result(900).stat("robotstxt/crawl_delay/late") for crawl in crawls)
+            results = [crawl.result(900) for crawl in crawls]
+            late = sum(result.stat("robotstxt/crawl_delay/late") for result in results)
+            sent: dict[str, list[float]] = {}
+            for result in results:
+                for key, value in result.stats.items():
+                    if key.startswith("bench/sent/"):
+                        sent.setdefault(key, []).extend(value)
             took = time.monotonic() - started
             fetches = [s.hits("/robots.txt") for s in servers]
             times = [sorted(x.at for x in s.seen if x.path != "/robots.txt") for s in servers]
@@ -116,6 +141,12 @@ def cluster(processes: int, origins: int, pages: int, delay: float) -> None:
                   f"smallest gap {min(gaps):.3f} s, gaps under {delay - 0.01:g} s "
                   f"{sum(g < delay - 0.01 for g in gaps)} of {len(gaps)}; pages "
                   f"{sum(map(len, times))} of {processes * origins * pages}; {took:.1f} s")
+            left = [sorted(t) for t in sent.values()]
+            left_gaps = [b - a for t in left for a, b in itertools.pairwise(t)]
+            print(f"    as the crawlers sent them: per {delay} s window max "
+                  f"{max(most_in_window(t, delay) for t in left)}; smallest gap "
+                  f"{min(left_gaps):.3f} s, under {delay - 0.01:g} s "
+                  f"{sum(g < delay - 0.01 for g in left_gaps)} of {len(left_gaps)}")
             if url:
                 turns = redis.client.info("commandstats")["cmdstat_time"]["calls"]
                 print(f"    turn scripts {turns} for {sum(map(len, times))} pages "

@@ -158,7 +158,8 @@ def test_a_cluster_node_killed_mid_crawl_falls_back_for_its_origins_only(
         try:
             plan: dict[str, list[str]] = {
                 "/kill": urls(servers, "/a", "/b", "/private/x")}
-            r = run_crawl(Pages, settings(redis_cluster.url, **DELAY),
+            r = run_crawl(Pages, settings(redis_cluster.url, **DELAY,
+                                          ROBOTS_POLICY_FETCH_TIMEOUT=5.0),
                           start_urls=[k.url("/kill")], plan=plan)
         finally:
             for s in servers:
@@ -167,7 +168,11 @@ def test_a_cluster_node_killed_mid_crawl_falls_back_for_its_origins_only(
     assert sorted(i["url"] for i in r.items) == sorted([k.url("/kill"),
                                                          *urls(servers, "/a", "/b")])
     assert not [p for s in servers for p in s.paths() if p.startswith("/private")]
-    assert all(s.hits("/robots.txt") == 1 for s in servers)
+    # One round per origin: any fetch past the first is a retry of that round (a download
+    # slowed past its timeout on a loaded machine), counted as such, never a second round.
+    hits = [s.hits("/robots.txt") for s in servers]
+    assert min(hits) == 1
+    assert sum(hits) - len(servers) == r.stat("robotstxt/retry_count")
     assert all(spaced(page_times(s)) for s in servers[:2])  # delays kept, shared or not
     assert r.stat("robotstxt/redis_errors") >= 1
     assert len(warnings(r, r"Redis at redis\+cluster://.* unreachable")) == 1

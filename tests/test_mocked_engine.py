@@ -97,6 +97,25 @@ def test_a_mocked_engine_retries_an_unreachable_robots_txt(reactor: str) -> None
     assert "robotstxt/forbidden/closing" not in keys
 
 
+def test_a_request_decided_before_a_round_ends_but_run_after_it_uses_its_answer() -> None:
+    """Scrapy may run a waiting request's coroutine a loop turn after process_request
+    returned it; the round that ended meanwhile answers it, with no second fetch (CI
+    caught one in a real crawl)."""
+    crawler = mock_crawler({"ROBOTSTXT_OBEY": True})
+
+    async def scenario() -> int:
+        answer(crawler, robots())
+        mw = RobotsPolicyDownloaderMiddleware.from_crawler(crawler)
+        late = mw.process_request(Request("http://site.local/late"))  # nothing cached yet
+        await assert_allowed(mw, Request("http://site.local/first"))
+        assert late is not None
+        await late
+        await assert_refused(mw, Request("http://site.local/private"))
+        return int(engine_download(crawler).call_count)
+
+    assert in_reactor(scenario) == 1
+
+
 @pytest.mark.parametrize("engine", ["magicmock", "spec"])
 def test_crawl_delay_leaves_a_mocked_downloader_alone(engine: str) -> None:
     """ROBOTS_POLICY_CRAWL_DELAY sets the delay of Scrapy's download slots: a mocked

@@ -22,7 +22,7 @@ from scrapy_robots_policy.cache import RobotsCache
 from scrapy_robots_policy.fetch.closing import CrawlClosing
 from scrapy_robots_policy.fetch.download import RobotsDownload
 from scrapy_robots_policy.fetch.machine import Download, NextStep, RobotsFetch, Settled
-from scrapy_robots_policy.fetch.policy import Entry, Policy
+from scrapy_robots_policy.fetch.policy import Entry, Lookup, Policy
 from scrapy_robots_policy.origin import Origin
 from scrapy_robots_policy.robotstxt import RobotsTxt
 
@@ -61,9 +61,17 @@ class FetchRounds:
         self._rounds: dict[Origin, _Round] = {}
 
     async def entry(self, origin: Origin, request: Request) -> Entry:
-        """The entry of ``origin`` once fetched: joins its round, or starts one."""
-        waiter: Deferred[Entry] = Deferred()
+        """The entry of ``origin`` once fetched: joins its round, or starts one.
+
+        The caller found nothing usable in the cache, but Scrapy may run this coroutine a
+        loop turn later: a round that settled meanwhile has cached its entry, which
+        answers instead of a second fetch."""
         current = self._rounds.get(origin)
+        if current is None:
+            cached = self._cache.get(origin)
+            if cached is not None and self._policy.lookup(cached) is Lookup.USE:
+                return cached
+        waiter: Deferred[Entry] = Deferred()
         if current is None:
             self._start(origin, request, waiter)
         else:

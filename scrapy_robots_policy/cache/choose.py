@@ -41,12 +41,13 @@ def make_cache(crawler: Crawler, settings: RobotsPolicySettings, policy: Policy)
 def make_crawl_delay(crawler: Crawler, settings: RobotsPolicySettings, cache: RobotsCache,
                      ) -> CrawlDelay | SharedDelay | None:
     """Per process on Scrapy's slots; for the whole cluster when the cache is shared."""
-    from scrapy_robots_policy.cache.redis import RedisCache
-
     shared = settings.crawl_delay or (settings.shared_download_delay
                                       and settings.download_delay > 0)
-    if isinstance(cache, RedisCache) and shared:
+    # Only a cache shared through Redis means the optional redis package is installed.
+    if shared and type(cache) is not MemoryCache:
+        from scrapy_robots_policy.cache.redis import RedisCache
         from scrapy_robots_policy.sharedelay import SharedDelay
 
+        assert isinstance(cache, RedisCache)  # the only other backend of make_cache
         return SharedDelay(crawler, settings, cache)
     return CrawlDelay(crawler, settings) if settings.crawl_delay else None

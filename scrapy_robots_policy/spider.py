@@ -1,14 +1,14 @@
 """RobotsPolicySpiderMiddleware: enforce the page-level directives of every response.
 
 It sits next to the spider, so it sees what callbacks yield, and drops what
-:mod:`scrapy_robots_policy.pagepolicy` decides to drop, counting and logging why. Every
+:mod:`scrapy_robots_policy.pagepolicy` decides to drop; :mod:`.pageaccounts` counts and
+logs why. Every
 directive is put in ``response.meta["robots_directives"]`` before the callback runs, for
 the user's code to honour the rest (nosnippet, max-snippet, ...).
 """
 
 from __future__ import annotations
 
-import logging
 from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
@@ -17,7 +17,8 @@ from scrapy import Request, signals
 from scrapy.exceptions import NotConfigured
 
 from scrapy_robots_policy.directives import RobotsDirectives
-from scrapy_robots_policy.pagepolicy import Page, PagePolicy, Reason
+from scrapy_robots_policy.pageaccounts import PageAccounts
+from scrapy_robots_policy.pagepolicy import Page, PagePolicy
 from scrapy_robots_policy.record import RECORD_META, annotate, page_record
 from scrapy_robots_policy.settings import RobotsPolicySettings
 from scrapy_robots_policy.usagepolicy import (
@@ -34,8 +35,6 @@ if TYPE_CHECKING:
     from scrapy.http import Response
     from scrapy.spiders import Spider
 
-logger = logging.getLogger(__name__)
-
 #: Where callbacks and later middlewares find the response's RobotsDirectives.
 META_KEY = "robots_directives"
 
@@ -49,6 +48,7 @@ class RobotsPolicySpiderMiddleware:
             raise NotConfigured("ROBOTS_POLICY_DIRECTIVES_OBEY is False")
         self.crawler = crawler
         self.stats = crawler.stats
+        self.accounts = PageAccounts(crawler)
         self.policy = PagePolicy(settings)
         self.usage = UsagePolicy(settings)
         self.item_field = settings.item_field
@@ -100,7 +100,7 @@ class RobotsPolicySpiderMiddleware:
             meta[META_KEY] = directives
             if self.recording:
                 meta[RECORD_META] = page_record(meta, response.url, directives, usage)
-            self._count(response, page)
+            self.accounts.read(response, page)
         return page
 
     def _usage(self, response: Response, meta: dict[str, Any],
@@ -118,12 +118,14 @@ class RobotsPolicySpiderMiddleware:
             return self._keep_request(response, page, obj)
         reason = self.policy.dropped_item(page)
         if reason is not None:
-            self._drop("items_dropped", reason, response, "Dropped an item of %(url)s: %(why)s")
+            self.accounts.dropped("items_dropped", reason, response,
+                                  "Dropped an item of %(url)s: %(why)s")
             return False
         recorded = self.policy.recorded_item(page)
         if recorded is not None:  # ROBOTS_POLICY_USAGE = "record": kept, and counted
-            self._drop("items_refused_recorded", recorded, response,
-                       "Kept an item of %(url)s (usage recorded, not enforced): %(why)s")
+            self.accounts.dropped("items_refused_recorded", recorded, response,
+                                  "Kept an item of %(url)s (usage recorded, not enforced): "
+                                  "%(why)s")
         if self.item_field and not annotate(obj, self.item_field, response.meta.get(RECORD_META)):
             self.stats.inc_value("robots_policy/items_not_annotated")
         return True
@@ -132,42 +134,8 @@ class RobotsPolicySpiderMiddleware:
         unread = page.links is None
         reason = self.policy.dropped_request(page, response, request.url)
         if unread and page.links is not None and not page.links.readable:  # read just now, failed
-            self.stats.inc_value("robots_policy/parse_errors")
-            logger.warning("Could not read the links of %(url)s",
-                           {"url": response.url}, extra={"spider": self.crawler.spider})
+            self.accounts.unreadable_links(response)
         if reason is not None:
-            self._drop("requests_dropped", reason, response,
-                       "Not following %(request)s of %(url)s: %(why)s", request)
+            self.accounts.dropped("requests_dropped", reason, response,
+                                  "Not following %(request)s of %(url)s: %(why)s", request)
         return reason is None
-
-    def _count(self, response: Response, page: Page) -> None:
-        stats, url, extra = self.stats, response.url, {"spider": self.crawler.spider}
-        stats.inc_value("robots_policy/response_count")
-        if page.noindex is not None:
-            stats.inc_value("robots_policy/responses/noindex")
-        if page.nofollow is not None:
-            stats.inc_value("robots_policy/responses/nofollow")
-        directives = page.directives
-        for problem in directives.problems:
-            stats.inc_value("robots_policy/invalid_directives")
-            logger.debug("%(problem)s on %(url)s", {"problem": problem, "url": url}, extra=extra)
-        for problem in page.usage.problems if page.usage else ():
-            stats.inc_value("robots_policy/usage/invalid_signals")
-            logger.debug("Usage signal of %(url)s ignored: %(problem)s",
-                         {"url": url, "problem": problem}, extra=extra)
-        if directives.cut:  # one line per response, however much was cut
-            stats.inc_value("robots_policy/values_cut", len(directives.cut))
-            logger.debug("Robots directives of %(url)s read in part: %(cut)s",
-                         {"url": url, "cut": "; ".join(directives.cut)}, extra=extra)
-        for error in directives.errors:
-            stats.inc_value("robots_policy/parse_errors")
-            logger.warning("Robots directives of %(url)s: %(error)s",
-                           {"url": url, "error": error}, extra=extra)
-
-    def _drop(self, what: str, reason: Reason, response: Response, message: str,
-              request: Request | None = None) -> None:
-        self.stats.inc_value(f"robots_policy/{what}")
-        self.stats.inc_value(f"robots_policy/{what}/{reason.name}")
-        logger.debug(message, {"url": response.url, "why": reason.text, "request": request},
-                     extra={"spider": self.crawler.spider})
-

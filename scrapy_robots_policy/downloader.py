@@ -7,7 +7,6 @@ rules disallow with :exc:`~scrapy.exceptions.IgnoreRequest`.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +18,7 @@ from scrapy_robots_policy.cache.choose import make_cache, make_crawl_delay
 from scrapy_robots_policy.fetch.download import RobotsDownload
 from scrapy_robots_policy.fetch.policy import Entry, Lookup, Policy
 from scrapy_robots_policy.fetch.rounds import FetchRounds
-from scrapy_robots_policy.origin import Origin, origin_of
+from scrapy_robots_policy.origin import Origin, Origins
 from scrapy_robots_policy.record import ROBOTSTXT_USE_META, RobotsTxtUse
 from scrapy_robots_policy.refusals import Refusals
 from scrapy_robots_policy.settings import RobotsPolicySettings
@@ -32,12 +31,6 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import Request
     from typing_extensions import Self
-
-logger = logging.getLogger(__name__)
-
-#: Size of the memo of origins by scheme and netloc (cleared when full).
-_ORIGINS_MEMO = 4096
-_UNKNOWN = object()
 
 
 class RobotsPolicyDownloaderMiddleware:
@@ -67,7 +60,7 @@ class RobotsPolicyDownloaderMiddleware:
         self._also_obey = settings.also_obey
         self._purposes = settings.purposes
         self._record = bool(settings.item_field or settings.purposes)
-        self._origins: dict[tuple[str, str], Origin | None] = {}
+        self._origins = Origins()
         crawler.signals.connect(self._spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self._spider_closed, signal=signals.spider_closed)
 
@@ -84,7 +77,8 @@ class RobotsPolicyDownloaderMiddleware:
         """
         if request.meta.get("dont_obey_robotstxt"):
             return None
-        origin = self._origin_of(request)
+        parsed = urlparse_cached(request)  # Scrapy caches it per request
+        origin = self._origins.of(request.url, parsed.scheme, parsed.netloc)
         if origin is None:  # data:, file:, or nothing a robots.txt could govern
             return None
         entry = self._cache.get(origin)
@@ -97,19 +91,6 @@ class RobotsPolicyDownloaderMiddleware:
             self._rounds.refresh(origin, request)  # the stale copy answers meanwhile
         assert entry is not None
         return self._judge(origin, entry, request)
-
-    def _origin_of(self, request: Request) -> Origin | None:
-        # Memoised by scheme and netloc (all an origin depends on), from the parse that
-        # Scrapy caches per request: normalising is most of this middleware's cost.
-        parsed = urlparse_cached(request)
-        key = (parsed.scheme, parsed.netloc)
-        origin = self._origins.get(key, _UNKNOWN)
-        if origin is _UNKNOWN:
-            origin = origin_of(request.url)
-            if len(self._origins) >= _ORIGINS_MEMO:
-                self._origins.clear()
-            self._origins[key] = origin
-        return origin  # type: ignore[return-value]
 
     async def _wait_and_judge(self, origin: Origin, request: Request) -> None:
         then = self._judge(origin, await self._rounds.entry(origin, request), request)

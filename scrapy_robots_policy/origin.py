@@ -58,6 +58,30 @@ def origin_of(url: str) -> Origin | None:
     return Origin(scheme, _ascii_host(host), port)
 
 
+class Origins:
+    """The origins of a crawl's URLs, remembered by scheme and authority (all an origin
+    depends on): normalising is most of a cached decision's cost. All are forgotten at
+    once when ``size`` authorities are known, so a broad crawl's memo stays bounded."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self._size = size
+        self._known: dict[tuple[str, str], Origin | None] = {}
+
+    def of(self, url: str, scheme: str, authority: str) -> Origin | None:
+        """``origin_of(url)``, given the ``scheme`` and ``authority`` (netloc) of ``url``."""
+        key = (scheme, authority)
+        origin = self._known.get(key, _UNKNOWN)
+        if origin is _UNKNOWN:
+            origin = origin_of(url)
+            if len(self._known) >= self._size:
+                self._known.clear()
+            self._known[key] = origin
+        return origin  # type: ignore[return-value]
+
+
+_UNKNOWN = object()
+
+
 def robots_url(origin: Origin) -> str:
     """Where the robots.txt of ``origin`` lives: always ``/robots.txt`` at the root.
 

@@ -101,3 +101,19 @@ def test_invalid_idna_host_still_has_a_stable_key() -> None:
     bad = "http://é" + "x" * 70 + ".com/"  # label over 63 characters: not valid IDNA
     assert origin_of(bad) == origin_of(bad)
     assert origin_of(bad) is not None
+
+
+def test_remembered_origins_are_the_same_and_stay_bounded() -> None:
+    """The downloader middleware's memo by scheme and authority answers as origin_of does,
+    for hosts it has seen and new ones, and never holds more than its size."""
+    from urllib.parse import urlsplit
+
+    from scrapy_robots_policy.origin import Origins
+
+    origins = Origins(size=3)
+    urls = [f"http://host{n % 5}.example:{8000 + n % 5}/page{n}" for n in range(20)]
+    urls += ["data:text/plain,x", "HTTP://Host0.Example:8000/again"]
+    for url in urls:
+        parts = urlsplit(url)
+        assert origins.of(url, parts.scheme, parts.netloc) == origin_of(url)
+        assert len(origins._known) <= 3

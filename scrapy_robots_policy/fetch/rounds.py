@@ -66,16 +66,15 @@ class FetchRounds:
         The caller found nothing usable in the cache, but Scrapy may run this coroutine a
         loop turn later: a round that settled meanwhile has cached its entry, which
         answers instead of a second fetch."""
-        current = self._rounds.get(origin)
-        if current is None:
-            cached = self._cache.get(origin)
-            if cached is not None and self._policy.lookup(cached) is Lookup.USE:
-                return cached
         waiter: Deferred[Entry] = Deferred()
-        if current is None:
-            self._start(origin, request, waiter)
-        else:
+        current = self._rounds.get(origin)
+        if current is not None:
             current.waiters.append(waiter)
+        elif self._policy.lookup(cached := self._cache.get(origin)) is Lookup.USE:
+            assert cached is not None  # only an entry can be used
+            return cached
+        else:
+            self._start(origin, request, waiter)
         return await maybe_deferred_to_future(waiter)
 
     def refresh(self, origin: Origin, request: Request) -> None:

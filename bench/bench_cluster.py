@@ -39,7 +39,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scrapy import Request, Spider
+from bench_redis import Pages, serve  # the same spider and servers as one process's bench
 
 from scrapy_robots_policy.cache.redis_store import RedisStore
 from scrapy_robots_policy.cache.wakeups import Wakeups
@@ -50,17 +50,6 @@ from tests.support import LocalServer, RedisServer, Reply, start_crawl
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "robots-txt"
 MAX_SIZE = 500 * 1024
-
-
-class Pages(Spider):
-    name = "bench_cluster"
-
-    async def start(self) -> Any:
-        for url in self.start_urls:
-            yield Request(url, dont_filter=True)
-
-    def parse(self, response: Any) -> Any:
-        yield {"url": response.url}
 
 
 class SentAt:
@@ -91,12 +80,6 @@ def settings(redis_url: str | None) -> dict[str, Any]:
     return s
 
 
-def serve(stack: contextlib.ExitStack, robots: str) -> LocalServer:
-    server = stack.enter_context(LocalServer({"/robots.txt": Reply(body=robots)}))
-    server._httpd.socket.listen(128)  # see bench_redis.py: a backlog of 5 drops SYNs
-    return server
-
-
 def most_in_window(times: list[float], window: float) -> int:
     """The most requests within any ``window`` seconds (half-open: a request exactly one
     window after another is in the next window)."""
@@ -113,7 +96,7 @@ def cluster(processes: int, origins: int, pages: int, delay: float) -> None:
     print(f"\n1. {processes} processes x {origins} origins (Crawl-delay: {delay}), {pages} "
           "pages of each origin per process")
     with contextlib.ExitStack() as stack:
-        servers = [serve(stack, robots) for _ in range(origins)]
+        servers = [serve(stack, Reply(body=robots)) for _ in range(origins)]
         redis = RedisServer.start()
         stack.callback(redis.stop)
         urls = [s.url(f"/p{n}") for n in range(pages) for s in servers]
@@ -172,8 +155,8 @@ def starvation(runs: int, b_pages: int, a_pages: int) -> None:
     print(f"\n2. B's pages/s ({b_pages} pages), A ({a_pages} pages, Crawl-delay: 2) "
           f"interleaved, against B alone; {runs} runs alternating")
     with contextlib.ExitStack() as stack:
-        a = serve(stack, "User-agent: *\nCrawl-delay: 2\n")
-        b = serve(stack, "User-agent: *\nDisallow: /private\n")
+        a = serve(stack, Reply(body="User-agent: *\nCrawl-delay: 2\n"))
+        b = serve(stack, Reply(body="User-agent: *\nDisallow: /private\n"))
         redis = RedisServer.start()
         stack.callback(redis.stop)
         # "localhost" for B: Scrapy's slots are per host, and the slot of a delayed host

@@ -4,11 +4,13 @@
     python bench/bench_robotstxt.py --quick    # every 8th file, 2 rounds
     python bench/bench_robotstxt.py --worst-case  # adversarial files and 2 KB / 100 KB URLs
 
-Peers: scrapy_robots_policy.RobotsTxt (ours), Protego (Scrapy's default parser, the
-baseline), and when installed (the ``bench`` extra): texting_robots (Rust through PyO3),
-Google's C++ reference parser through jwm.robotstxt (pybind) and through fast-robotstxt
-(ctypes). Agents are given to the other peers as Google's matcher reads them (the leading
-run of [A-Za-z_-]); ours is given the whole User-Agent.
+Peers: scrapy_robots_policy.RobotsTxt (ours, as installed: Python, or compiled with mypyc
+after an install with SCRAPY_ROBOTS_POLICY_COMPILE=1; the first line says which), Protego
+(Scrapy's default parser, the baseline), and when installed (the ``bench`` extra):
+texting_robots (Rust through PyO3), Google's C++ reference parser through jwm.robotstxt
+(pybind) and through fast-robotstxt (ctypes). Agents are given to the other peers as
+Google's matcher reads them (the leading run of [A-Za-z_-]); ours is given the whole
+User-Agent.
 
 How each peer's parse is counted:
 
@@ -56,7 +58,7 @@ from typing import Any
 
 from protego import Protego
 
-from scrapy_robots_policy.robotstxt import RobotsTxt
+from scrapy_robots_policy.robotstxt import COMPILED, RobotsTxt
 
 CORPUS = Path(os.environ.get("ROBOTS_CORPUS")
               or Path(__file__).resolve().parents[2] / "shared" / "corpus" / "robots-txt")
@@ -487,7 +489,7 @@ def worst_case(runs: int) -> None:
     Protego's; ours parse, and the first question on a fresh object (the rules read,
     the index built), worst over the 2 KB URLs."""
     print(f"worst case: median of {runs} runs per URL; CPU ms; Protego capped at "
-          f"{PROTEGO_CAP_SECONDS:.0f} s per call")
+          f"{PROTEGO_CAP_SECONDS:.0f} s per call; ours {'compiled' if COMPILED else 'Python'}")
     print(f"{'shape':<46}{'URL':>7}{'ours worst':>11}{'ours med':>10}"
           f"{'protego worst':>15}{'ratio':>8}")
     for name, body, urls_for, agent in worst_files():
@@ -556,7 +558,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"corpus: {len(corpus)} files, {megabytes:.1f} MB, {FIRST_QUESTIONS} questions per "
         f"file; peers: {', '.join(p.name for p in everyone)}; {rounds} rounds; "
-        f"Python {sys.version.split()[0]}"
+        f"Python {sys.version.split()[0]}; ours {'compiled (mypyc)' if COMPILED else 'Python'}"
     )
 
     samples: dict[tuple[str, str], list[float]] = {}

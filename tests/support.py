@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import multiprocessing
+import os
 import shutil
 import socket
 import subprocess
@@ -21,6 +22,10 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+
+#: The shared corpus of real robots.txt files, beside the checkout (or $ROBOTS_CORPUS).
+CORPUS = Path(os.environ.get("ROBOTS_CORPUS")
+              or Path(__file__).resolve().parents[2] / "shared" / "corpus" / "robots-txt")
 
 
 @dataclass

@@ -30,7 +30,8 @@ def test_sdist_ships_tests_license_and_type_marker(tmp_path: Path) -> None:
         assert metadata is not None
         pkg_info = metadata.read().decode()
     for name in ("tests/support.py", "tests/test_cli.py", "LICENSE",
-                 "scrapy_robots_policy/py.typed", "setup.cfg", "pyproject.toml", "README.md"):
+                 "scrapy_robots_policy/py.typed", "setup.cfg", "pyproject.toml", "README.md",
+                 "setup.py", "packaging/backend.py"):
         assert f"{root}/{name}" in names, name
     # Google's parser has wheels only up to CPython 3.12: the bench extra must not ask
     # for it on newer Pythons, where nothing could install it.

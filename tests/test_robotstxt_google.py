@@ -15,7 +15,6 @@ or with one name per user-agent line (``one_name_per_line``).
 
 from __future__ import annotations
 
-import os
 import random
 import re
 from dataclasses import dataclass, field
@@ -26,11 +25,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scrapy_robots_policy.robotstxt import MAX_BYTES, RobotsTxt
+from tests.support import CORPUS
 
 googlebot = pytest.importorskip("jwm.robotstxt.googlebot")
 
-CORPUS = Path(os.environ.get("ROBOTS_CORPUS")
-              or Path(__file__).resolve().parents[2] / "shared" / "corpus" / "robots-txt")
 # Google re-parses the whole file for every question: bound the octets it reads per file.
 GOOGLE_OCTETS_PER_FILE = 1_500_000
 MAX_QUESTIONS_PER_FILE = 48

@@ -24,6 +24,9 @@ here: "/robots.txt" is matched like any other, as Google does; RFC 9309's "the
 /robots.txt URI is implicitly allowed" is for the code that fetches it.
 """
 
+from importlib.machinery import EXTENSION_SUFFIXES
+
+from . import facade as _facade
 from .agents import product_token
 from .facade import RobotsTxt
 from .lines import MAX_BYTES, MAX_LINE
@@ -32,7 +35,12 @@ from .precedence import Decision, Rule
 from .report import Explanation
 from .usage import UsageLine
 
+#: Whether the engine was compiled with mypyc (an install with
+#: SCRAPY_ROBOTS_POLICY_COMPILE=1, see setup.py) rather than imported as Python.
+COMPILED = _facade.__file__.endswith(tuple(EXTENSION_SUFFIXES))
+
 __all__ = [
+    "COMPILED",
     "MAX_BYTES",
     "MAX_LINE",
     "Decision",

@@ -165,6 +165,15 @@ def test_product_token(user_agent: str, token: str) -> None:
 # --- line syntax -------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("kind", [bytes, bytearray, memoryview, lambda b: b.decode()])
+def test_any_bytes_like_body_or_text_parses_alike(kind) -> None:  # type: ignore[no-untyped-def]
+    body = b"User-agent: *\nDisallow: /private\nCrawl-delay: 2\n"
+    rules = RobotsTxt.parse(kind(body))
+    assert not rules.allowed("https://example.com/private/x", "MyBot")
+    assert rules.allowed("https://example.com/public", "MyBot")
+    assert rules.crawl_delay("MyBot") == 2
+
+
 def test_line_syntax_colon_and_google_missing_colon() -> None:
     url = f"{FOO}/x/y"
     assert not allowed("user-agent: FooBot\ndisallow: /\n", "FooBot", url)

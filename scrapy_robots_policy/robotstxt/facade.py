@@ -61,7 +61,7 @@ class RobotsTxt:
         self._origin = ""
 
     @classmethod
-    def parse(cls, content: bytes | str) -> RobotsTxt:
+    def parse(cls, content: bytes | bytearray | memoryview | str) -> RobotsTxt:
         """Parse a robots.txt body. Never raises: whatever is not a valid line is skipped."""
         data = prepare(content)
         spans, agents, star = assemble(data)

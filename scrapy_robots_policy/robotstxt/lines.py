@@ -116,7 +116,7 @@ def utf8(text: str) -> bytes:
         return text.encode("utf-8", "surrogatepass")
 
 
-def prepare(content: bytes | str) -> bytes:
+def prepare(content: bytes | bytearray | memoryview | str) -> bytes:
     """The octets Google's line reader would see, with every line break turned into "\\n"."""
     if isinstance(content, str):
         content = utf8(content)

@@ -169,20 +169,23 @@ CROWDED_RULE = st.tuples(
     paths=st.lists(st.text(alphabet="/ab1q", max_size=40), min_size=1, max_size=6),
     probe=st.booleans(),
     spread=st.booleans(),
+    sampled=st.booleans(),
 )
 def test_crowded_wildcard_index_equals_brute_force(
-    rules: list[tuple[bool, str]], paths: list[str], probe: bool, spread: bool
+    rules: list[tuple[bool, str]], paths: list[str], probe: bool, spread: bool, sampled: bool
 ) -> None:
     """Decision, deciding line and explain's list, against trying every rule in turn;
     with the index's keys found by ``in`` each, or by listing the path's grams; with the
-    rules of uncrowded prefixes tried in turn, or in an index of them all."""
+    rules of uncrowded prefixes tried in turn, or in an index of them all; with every
+    gram of a piece, or two (the first and the last), as a long piece gives."""
     body = "User-agent: *\n" + "".join(
         f"{'Allow' if allow else 'Disallow'}: {pattern}\n" for allow, pattern in rules
     )
-    saved = crowd._PROBE_KEYS, matcher._LINEAR_WORK, matcher._SPREAD_WORK
+    saved = crowd._PROBE_KEYS, matcher._LINEAR_WORK, matcher._SPREAD_WORK, crowd._MAX_GRAMS
     # Always the index, never rules tried in turn; its grams found by "in" or by listing.
     crowd._PROBE_KEYS = saved[0] if probe else 0
     matcher._LINEAR_WORK, matcher._SPREAD_WORK = 0, 0 if spread else MAX_BYTES**2
+    crowd._MAX_GRAMS = 1 if sampled else saved[3]
     try:
         parsed = RobotsTxt.parse(body)
         for path in paths:
@@ -201,7 +204,7 @@ def test_crowded_wildcard_index_equals_brute_force(
             explained = parsed.explain("http://h" + path, "x").matches
             assert [r.line for r in explained] == sorted(line for _, _, line in matching), path
     finally:
-        crowd._PROBE_KEYS, matcher._LINEAR_WORK, matcher._SPREAD_WORK = saved
+        crowd._PROBE_KEYS, matcher._LINEAR_WORK, matcher._SPREAD_WORK, crowd._MAX_GRAMS = saved
 
 
 def names_crawler(value: str, token: str) -> bool:

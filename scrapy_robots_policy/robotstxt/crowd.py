@@ -21,6 +21,9 @@ _PROBE_KEYS = 32
 _GRAM_CODES: dict[int, Literal["B", "H", "I"]] = {1: "B", 2: "H", 4: "I"}
 #: A "$" rule is filed under at most this many last characters of its last piece.
 _MAX_SUFFIX = 16
+#: A long piece gives at most this many grams (and the one ending it), spread over it:
+#: enough to find a rare one, and 250 rules of 2,000 characters are not 125,000 grams.
+_MAX_GRAMS = 16
 
 # The rules filed under one key, best first, each with the numbers of the grams it needs
 # and its literal prefix: a candidate, to be matched only when the path holds them all.
@@ -47,10 +50,11 @@ def _keys(entry: Entry) -> list[str]:
     keys = ["\n" + last[-_MAX_SUFFIX:]] if last and kind in (ENDS, GLOB_ENDS) else []
     for piece in (last, *middles):
         if piece:
-            # Side by side, and one ending the piece: every character is in one, and a
-            # long pattern costs no more grams than it has characters / width.
+            # Side by side (spread out on a long piece), and one ending the piece: any
+            # of them must be in the path for the rule to match.
             width = 4 if len(piece) >= 4 else 2 if len(piece) >= 2 else 1
-            keys.extend(piece[i : i + width] for i in range(0, len(piece) - width, width))
+            step = max(width, (len(piece) - width) // _MAX_GRAMS)
+            keys.extend(piece[i : i + width] for i in range(0, len(piece) - width, step))
             keys.append(piece[-width:])
     return list(dict.fromkeys(keys)) if len(keys) > 1 else keys
 

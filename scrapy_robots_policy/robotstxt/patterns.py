@@ -18,6 +18,7 @@ _UNRESERVED = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
 # Google's GetPathParamsQuery: an optional "//", a scheme if "://" comes before any of
 # "/?;", the authority up to the first of "/?;", then the path up to a fragment.
 _URL_PATH = re.compile(r"(?://)?(?:[^/?;#]*?://)?[^/?;#]*([^#]*)")
+_STARS = re.compile(r"\*{2,}")
 
 # --- percent-encoding and paths -----------------------------------------------------------
 
@@ -106,11 +107,11 @@ def compile_pattern(pattern: str) -> tuple[str, int, str, tuple[str, ...]]:
     body = pattern[:-1] if anchored else pattern
     if "*" not in body:
         return body, EXACT if anchored else PLAIN, "", ()
+    if "**" in body:
+        body = _STARS.sub("*", body)  # "**" matches what "*" does: no empty pieces
     pieces = body.split("*")
     if len(pieces) > 2:
-        middles = tuple(filter(None, pieces[1:-1]))  # "**" is "*"
-        if middles:
-            return pieces[0], GLOB_ENDS if anchored else GLOB, pieces[-1], middles
+        return pieces[0], GLOB_ENDS if anchored else GLOB, pieces[-1], tuple(pieces[1:-1])
     return pieces[0], ENDS if anchored else FIND, pieces[-1], ()
 
 

@@ -1,38 +1,49 @@
-"""The build backend: setuptools', asking for mypy as well when the build compiles the
-robots.txt engine (``SCRAPY_ROBOTS_POLICY_COMPILE=1``, see setup.py), so that a plain
-install needs nothing more than setuptools and no compiler."""
+"""The build backend: setuptools', asking for mypy as well when a wheel is built with the
+robots.txt engine compiled (``SCRAPY_ROBOTS_POLICY_COMPILE=1``, see setup.py), so that a
+plain install needs nothing more than setuptools and no compiler."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from setuptools import build_meta
 from setuptools.build_meta import *  # noqa: F403  (the rest of the backend, as it is)
 
 COMPILE = "SCRAPY_ROBOTS_POLICY_COMPILE"
+Settings = dict[str, object] | None
 
 
-def _with_compiler(
-    requires: Callable[[dict[str, object] | None], list[str]],
-    config_settings: dict[str, object] | None,
-) -> list[str]:
-    """setuptools' requirements, plus mypy when compiling: setup.py is read without the
-    variable here, since it imports mypyc, which is what is being asked for."""
+@contextmanager
+def _not_compiling() -> Iterator[bool]:
+    """setup.py read without the variable (it would import mypyc); whether it was set."""
     compiling = os.environ.pop(COMPILE, None)
     try:
-        found = requires(config_settings)
+        yield compiling == "1"
     finally:
         if compiling is not None:
             os.environ[COMPILE] = compiling
-    return found + (["mypy>=1.11"] if compiling == "1" else [])
 
 
-def get_requires_for_build_wheel(config_settings: dict[str, object] | None = None) -> list[str]:
-    return _with_compiler(build_meta.get_requires_for_build_wheel, config_settings)
+def get_requires_for_build_wheel(config_settings: Settings = None) -> list[str]:
+    with _not_compiling() as compiling:
+        found = build_meta.get_requires_for_build_wheel(config_settings)
+    return found + (["mypy>=1.11"] if compiling else [])
 
 
-def get_requires_for_build_editable(
-    config_settings: dict[str, object] | None = None,
-) -> list[str]:
-    return _with_compiler(build_meta.get_requires_for_build_editable, config_settings)
+def get_requires_for_build_editable(config_settings: Settings = None) -> list[str]:
+    with _not_compiling() as compiling:
+        found = build_meta.get_requires_for_build_editable(config_settings)
+    return found + (["mypy>=1.11"] if compiling else [])
+
+
+def get_requires_for_build_sdist(config_settings: Settings = None) -> list[str]:
+    with _not_compiling():
+        return build_meta.get_requires_for_build_sdist(config_settings)
+
+
+def build_sdist(sdist_directory: str, config_settings: Settings = None) -> str:
+    # An sdist is sources: it is compiled, or not, where it is installed.
+    with _not_compiling():
+        return build_meta.build_sdist(sdist_directory, config_settings)

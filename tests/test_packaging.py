@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tarfile
@@ -14,10 +15,14 @@ import scrapy_robots_policy
 REPO = Path(__file__).resolve().parents[1]
 
 
-def test_sdist_ships_tests_license_and_type_marker(tmp_path: Path) -> None:
+# An sdist is sources, also when the variable asking for the compiled engine is set: the
+# build backend must not need mypy (setup.py imports mypyc only to compile).
+@pytest.mark.parametrize("compile_engine", ["0", "1"])
+def test_sdist_ships_tests_license_and_type_marker(tmp_path: Path, compile_engine: str) -> None:
     pytest.importorskip("build")  # in the test extra
+    environment = {**os.environ, "SCRAPY_ROBOTS_POLICY_COMPILE": compile_engine}
     result = subprocess.run([sys.executable, "-m", "build", "--sdist", "--outdir",
-                             str(tmp_path), str(REPO)],
+                             str(tmp_path), str(REPO)], env=environment,
                             capture_output=True, text=True, timeout=300, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
     version = scrapy_robots_policy.__version__

@@ -10,6 +10,7 @@ on one line.
 from __future__ import annotations
 
 import re
+from array import array
 from collections.abc import Iterator
 
 from .lines import RULE_LINE, USER_AGENT_LINE, lowered
@@ -110,11 +111,19 @@ def _name_fits(name: bytes, cut: int, token: bytes) -> bool:
 
 
 # Per group: (start of its first user-agent line, where its rule lines may start, end):
-# rules follow the user-agent lines, unless other lines stand among those.
+# rules follow the user-agent lines, unless other lines stand among those. A file keeps
+# them flat, three offsets a group in one array (a tuple and its ints cost ten times as
+# much, and a crawl keeps a parsed file per origin): ``group_span`` reads one.
 Span = tuple[int, int, int]
 
 
-def assemble(data: bytes) -> tuple[list[Span], dict[bytes, list[int]], list[int]]:
+def group_span(spans: array[int], index: int) -> Span:
+    """The span of group ``index`` (see ``Span``)."""
+    at = 3 * index
+    return spans[at], spans[at + 1], spans[at + 2]
+
+
+def assemble(data: bytes) -> tuple[array[int], dict[bytes, list[int]], list[int]]:
     """The groups of a prepared file, from its user-agent lines: (their spans, the groups
     naming each Google cut of a name, the groups naming "*").
 
@@ -123,10 +132,11 @@ def assemble(data: bytes) -> tuple[list[Span], dict[bytes, list[int]], list[int]
     names (see ``naming``).
     """
     low = lowered(data)
-    spans: list[Span] = []
+    spans = array("i")
     agents: dict[bytes, list[int]] = {}
     star: list[int] = []
     group_start = body_start = -1
+    index = 0  # of the group being read
     interrupted = False  # other lines (Crawl-delay...) among the user-agent lines
     search_rule = RULE_LINE.search
     # In ``low`` a line starting at offset i of ``data`` follows the "\n" at i, and ends
@@ -139,13 +149,13 @@ def assemble(data: bytes) -> tuple[list[Span], dict[bytes, list[int]], list[int]
             if search_rule(low, body_start, line_start):
                 # A user-agent line after a rule line starts a new group; sitemap and
                 # unknown lines do not end the run of user-agent lines.
-                spans.append((group_start, group_start if interrupted else body_start, line_start))
+                spans.extend((group_start, group_start if interrupted else body_start, line_start))
+                index += 1
                 group_start = line_start
                 interrupted = False
             else:
                 interrupted = True
         body_start = m.end()
-        index = len(spans)
         is_star, token, more = m.groups()
         if is_star:
             if not star or star[-1] != index:
@@ -165,12 +175,12 @@ def assemble(data: bytes) -> tuple[list[Span], dict[bytes, list[int]], list[int]
                     several.append(index)
     if body_start >= 0:
         rules_start = group_start if interrupted else min(body_start, len(data))
-        spans.append((group_start, rules_start, len(data)))
+        spans.extend((group_start, rules_start, len(data)))
     return spans, agents, star
 
 
 def naming(
-    data: bytes, spans: list[Span], agents: dict[bytes, list[int]], token: bytes
+    data: bytes, spans: array[int], agents: dict[bytes, list[int]], token: bytes
 ) -> list[int]:
     """The groups with a user-agent line naming the crawler's ``token`` (see ``_names``).
 
@@ -193,7 +203,7 @@ def naming(
     # A token with other characters than [a-z_-]: only names of the same cut can name it,
     # whole or as its cut; read those groups' user-agent lines (the caller keeps the
     # answer).
-    return [index for index in indexes if _group_names(data, spans[index], token, cut)]
+    return [index for index in indexes if _group_names(data, group_span(spans, index), token, cut)]
 
 
 def _group_names(data: bytes, span: Span, token: bytes, cut: bytes) -> bool:
@@ -220,7 +230,7 @@ def _group_names(data: bytes, span: Span, token: bytes, cut: bytes) -> bool:
     return False
 
 
-def _index_later_names(data: bytes, spans: list[Span], agents: dict[bytes, list[int]]) -> None:
+def _index_later_names(data: bytes, spans: array[int], agents: dict[bytes, list[int]]) -> None:
     """Index the names after the first of each user-agent line by their Google cut.
 
     Done once, before the first question is answered, for the few files with lines of
@@ -228,7 +238,7 @@ def _index_later_names(data: bytes, spans: list[Span], agents: dict[bytes, list[
     """
     later: dict[bytes, set[int]] = {}
     for index in agents.pop(_SEVERAL):
-        for _, low, m in user_agent_lines(data, spans[index]):
+        for _, low, m in user_agent_lines(data, group_span(spans, index)):
             for name in _later_names(low, m):
                 cut = _GOOGLE_CUT.match(name).group()  # type: ignore[union-attr]
                 later.setdefault(cut, set()).add(index)

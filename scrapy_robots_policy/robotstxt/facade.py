@@ -10,7 +10,9 @@ the first question about them (``usage``).
 
 from __future__ import annotations
 
-from .agents import Span, assemble, naming, product_token
+from array import array
+
+from .agents import assemble, naming, product_token
 from .lines import prepare, utf8
 from .matcher import DISALLOW_EVERYTHING, NO_RULES, Matcher
 from .patterns import normalize_path, split_url
@@ -41,7 +43,7 @@ class RobotsTxt:
     def __init__(
         self,
         data: bytes = b"",
-        spans: list[Span] | None = None,
+        spans: array[int] | None = None,
         agents: dict[bytes, list[int]] | None = None,
         star: list[int] | None = None,
         fallback: Matcher = NO_RULES,
@@ -49,7 +51,7 @@ class RobotsTxt:
         # The groups, as ``agents.assemble`` finds them: kept here rather than in an
         # object of their own, which would cost every parse an allocation.
         self._data = data
-        self._spans = spans or []
+        self._spans = spans if spans is not None else array("i")
         self._agents = agents or {}
         self._star = star or []
         self._fallback = fallback  # what applies when no group does
@@ -135,7 +137,7 @@ class RobotsTxt:
     @property
     def group_count(self) -> int:
         """How many groups (runs of user-agent lines and their rules) the file has."""
-        return len(self._spans)
+        return len(self._spans) // 3
 
     @property
     def sitemaps(self) -> tuple[str, ...]:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
 
-from .agents import Span, user_agent_lines
+from .agents import group_span, user_agent_lines
 from .matcher import Matcher
 from .precedence import Decision, Rule, as_rule
 
@@ -22,7 +23,7 @@ class Explanation:
 
 def explain(
     data: bytes,
-    spans: list[Span],
+    spans: array[int],
     chosen: list[int],
     kind: str,
     token: str,
@@ -34,7 +35,7 @@ def explain(
     lines = []
     line, counted = 1, 0  # counted on from the last one: linear in the file
     for index in chosen:
-        for start, _, _ in user_agent_lines(data, spans[index]):
+        for start, _, _ in user_agent_lines(data, group_span(spans, index)):
             line += data.count(b"\n", counted, start)
             counted = start
             lines.append(line)

@@ -11,16 +11,17 @@ octets, and at Crawl-delay values.
 from __future__ import annotations
 
 import math
+from array import array
 from collections.abc import Iterator
 from functools import partial
 
-from .agents import Span, first_naming
+from .agents import first_naming, group_span
 from .lines import ALLOW_VALUE, BLANKS, CRAWL_DELAY_VALUE, DISALLOW_VALUE, GROUP_LINE
 from .matcher import ALLOWS, DISALLOWS, NO_RULES, Matcher
 from .patterns import Entry, compile_pattern, normalize_pattern
 
 
-def build(data: bytes, spans: list[Span], indexes: list[int], token: bytes | None) -> Matcher:
+def build(data: bytes, spans: array[int], indexes: list[int], token: bytes | None) -> Matcher:
     """Read the rule lines of the given groups (merged, in file order) for ``token``."""
     allows: list[str] = []
     disallows: list[str] = []
@@ -28,7 +29,7 @@ def build(data: bytes, spans: list[Span], indexes: list[int], token: bytes | Non
     delay: float | None = None
     pos, first_line = 0, 1  # counted on from the last group: linear in the file
     for index in indexes:
-        group_start, start, end = spans[index]
+        group_start, start, end = group_span(spans, index)
         first_line += data.count(b"\n", pos, start)
         pos = start
         text = data[start:end].decode("latin-1")
@@ -51,7 +52,7 @@ def build(data: bytes, spans: list[Span], indexes: list[int], token: bytes | Non
             # 1 / User-agent: b / Crawl-delay: 2" gives b 2 seconds.
             after = 0
             if start == group_start:
-                named = max(first_naming(data, spans[index], token), start)
+                named = max(first_naming(data, (group_start, start, end), token), start)
                 after = data.count(b"\n", start, named) + 1
             delay = _first_delay(CRAWL_DELAY_VALUE.findall(text)[after:])
     # Allow wins over a disallow of the same pattern; "" is no rule (Google: an empty
@@ -126,13 +127,13 @@ def _pattern(value: str, ascii_only: bool) -> str:
 
 
 def _rule_lines(
-    data: bytes, spans: list[Span], indexes: list[int]
+    data: bytes, spans: array[int], indexes: list[int]
 ) -> Iterator[tuple[int, bool, str]]:
     """(line, allow, normalised pattern) of every rule of the groups, in file order: read
     again only when a decision or explain reports lines."""
     pos, first_line = 0, 1
     for index in indexes:
-        _, start, end = spans[index]
+        _, start, end = group_span(spans, index)
         first_line += data.count(b"\n", pos, start)
         pos = start
         text = data[start:end].decode("latin-1")

@@ -18,11 +18,11 @@ not know, a usage line does not end a run of user-agent lines.
 from __future__ import annotations
 
 import re
+from array import array
 from bisect import bisect_right
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .agents import Span
 from .lines import BLANKS, USAGE_LINE, scan
 from .patterns import normalize_pattern, pattern_matches
 
@@ -65,9 +65,9 @@ class UsageIndex(NamedTuple):
 NO_USAGE = UsageIndex((), {}, 0)
 
 
-def index_usage(data: bytes, spans: list[Span]) -> UsageIndex:
+def index_usage(data: bytes, spans: array[int]) -> UsageIndex:
     """Every usage line of a prepared file, filed by the group it stands in."""
-    starts = [span[0] for span in spans]
+    starts = spans[::3]  # where each group starts
     outside: list[UsageLine] = []
     by_group: dict[int, list[UsageLine]] = {}
     read = unread = 0

@@ -11,6 +11,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -26,6 +27,8 @@ from typing import Any
 #: The shared corpus of real robots.txt files, beside the checkout (or $ROBOTS_CORPUS).
 CORPUS = Path(os.environ.get("ROBOTS_CORPUS")
               or Path(__file__).resolve().parents[2] / "shared" / "corpus" / "robots-txt")
+#: The value of each allow or disallow line of a corpus file, to derive questions from.
+RULE_VALUE = re.compile(rb"(?im)^[ \t]*(?:dis)?allow[ \t]*:?[ \t]*([^\s#]+)")
 
 
 @dataclass

@@ -26,11 +26,10 @@ from hypothesis import strategies as st
 
 from scrapy_robots_policy import robotstxt
 from scrapy_robots_policy.robotstxt import COMPILED, RobotsTxt
-from tests.support import CORPUS
+from tests.support import CORPUS, RULE_VALUE
 
 EXPECT_COMPILED = os.environ.get("ROBOTS_POLICY_EXPECT_COMPILED") == "1"
 compiled_only = pytest.mark.skipif(not COMPILED, reason="the engine is not compiled here")
-_RULE_VALUE = re.compile(rb"(?im)^[ \t]*(?:dis)?allow[ \t]*:?[ \t]*([^\s#]+)")
 _AGENT_VALUE = re.compile(rb"(?im)^[ \t]*user-?agent[ \t]*:?[ \t]*([^\s#]+)")
 
 
@@ -89,7 +88,8 @@ def questions(name: str, body: bytes) -> list[tuple[str, str]]:
     """URLs from the file's own rules, asked by the agents it names and by others."""
     rnd = random.Random(name)
     paths = {"/", "/index.html"}
-    for value in rnd.sample(_RULE_VALUE.findall(body), min(8, len(_RULE_VALUE.findall(body)))):
+    values = RULE_VALUE.findall(body)
+    for value in rnd.sample(values, min(8, len(values))):
         pattern = value.decode("utf-8", "replace").rstrip("$")
         paths.update({pattern, pattern.replace("*", "x/y.php"), pattern + "%41é"})
     named = sorted({v.decode("latin-1") for v in _AGENT_VALUE.findall(body)})

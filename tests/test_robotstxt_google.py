@@ -25,7 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scrapy_robots_policy.robotstxt import MAX_BYTES, RobotsTxt
-from tests.support import CORPUS
+from tests.support import CORPUS, RULE_VALUE
 
 googlebot = pytest.importorskip("jwm.robotstxt.googlebot")
 
@@ -34,7 +34,6 @@ GOOGLE_OCTETS_PER_FILE = 1_500_000
 MAX_QUESTIONS_PER_FILE = 48
 
 _UNRESERVED = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-_RULE_VALUE = re.compile(rb"(?im)^[ \t]*(?:dis)?allow[ \t]*:?[ \t]*([^\s#]+)")
 _AGENT_VALUE = re.compile(rb"(?im)^[ \t]*user-?agent[ \t]*:?[ \t]*([A-Za-z_-]+)")
 
 
@@ -161,7 +160,7 @@ def test_corpus_agrees_with_google() -> None:
         body = within_limit(raw)
         ours = RobotsTxt.parse(raw)
         rnd = random.Random(path.name)  # deterministic per file
-        values = _RULE_VALUE.findall(body)
+        values = RULE_VALUE.findall(body)
         paths = {"/", "/index.html"}
         for value in rnd.sample(values, min(len(values), 12)):
             paths |= variants(value)
@@ -205,7 +204,7 @@ def test_corpus_lines_with_several_names_read_as_one_name_per_line() -> None:
         split = one_name_per_line(body)
         ours = RobotsTxt.parse(body)
         rnd = random.Random(path.name)
-        values = _RULE_VALUE.findall(body)
+        values = RULE_VALUE.findall(body)
         paths = {"/", "/index.html"}
         for value in rnd.sample(values, min(len(values), 6)):
             paths |= variants(value)

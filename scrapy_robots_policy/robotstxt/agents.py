@@ -123,7 +123,19 @@ def group_span(spans: array[int], index: int) -> Span:
     return spans[at], spans[at + 1], spans[at + 2]
 
 
-def assemble(data: bytes) -> tuple[array[int], dict[bytes, list[int]], list[int]]:
+# The groups naming each Google cut of a name: one group as its index (most names are
+# named once, and a list each would cost a parsed file a tenth more), several as a list.
+Agents = dict[bytes, "int | list[int]"]
+
+
+def _listed(indexes: int | list[int] | None) -> list[int]:
+    """The groups an ``Agents`` value holds, as a list (a new one for a single group)."""
+    if indexes is None:
+        return []
+    return [indexes] if isinstance(indexes, int) else indexes
+
+
+def assemble(data: bytes) -> tuple[array[int], Agents, list[int]]:
     """The groups of a prepared file, from its user-agent lines: (their spans, the groups
     naming each Google cut of a name, the groups naming "*").
 
@@ -133,7 +145,7 @@ def assemble(data: bytes) -> tuple[array[int], dict[bytes, list[int]], list[int]
     """
     low = lowered(data)
     spans = array("i")
-    agents: dict[bytes, list[int]] = {}
+    agents: Agents = {}
     star: list[int] = []
     group_start = body_start = -1
     index = 0  # of the group being read
@@ -163,25 +175,29 @@ def assemble(data: bytes) -> tuple[array[int], dict[bytes, list[int]], list[int]
         elif token is not None:
             # Indexed by Google's cut, even an empty one ("12bot"): the whole name is only
             # read for the few crawlers that ask for it (see ``naming``).
-            named = agents.get(token)
-            if named is None:
-                agents[token] = [index]
-            elif named[-1] != index:
-                named.append(index)
+            _add_group(agents, token, index)
             if more is not None:
                 # Names after the first: indexed when a question needs them.
-                several = agents.setdefault(_SEVERAL, [])
-                if not several or several[-1] != index:
-                    several.append(index)
+                _add_group(agents, _SEVERAL, index)
     if body_start >= 0:
         rules_start = group_start if interrupted else min(body_start, len(data))
         spans.extend((group_start, rules_start, len(data)))
     return spans, agents, star
 
 
-def naming(
-    data: bytes, spans: array[int], agents: dict[bytes, list[int]], token: bytes
-) -> list[int]:
+def _add_group(agents: Agents, key: bytes, index: int) -> None:
+    """List group ``index`` (the last one read) under ``key``."""
+    named = agents.get(key)
+    if named is None:
+        agents[key] = index
+    elif isinstance(named, int):
+        if named != index:
+            agents[key] = [named, index]
+    elif named[-1] != index:
+        named.append(index)
+
+
+def naming(data: bytes, spans: array[int], agents: Agents, token: bytes) -> list[int]:
     """The groups with a user-agent line naming the crawler's ``token`` (see ``_names``).
 
     Every way a name can name a token needs the name's Google cut to equal the token's:
@@ -193,11 +209,11 @@ def naming(
         _index_later_names(data, spans, agents)
     indexes = agents.get(token)
     if indexes is not None:
-        return indexes  # a key is Google's cut of a name: [a-z_-] only, its rule
+        return _listed(indexes)  # a key is Google's cut of a name: [a-z_-] only, its rule
     cut = _GOOGLE_CUT.match(token).group()  # type: ignore[union-attr]
     if cut == token:
         return []
-    indexes = agents.get(cut)
+    indexes = _listed(agents.get(cut))
     if not indexes:
         return []
     # A token with other characters than [a-z_-]: only names of the same cut can name it,
@@ -230,20 +246,20 @@ def _group_names(data: bytes, span: Span, token: bytes, cut: bytes) -> bool:
     return False
 
 
-def _index_later_names(data: bytes, spans: array[int], agents: dict[bytes, list[int]]) -> None:
+def _index_later_names(data: bytes, spans: array[int], agents: Agents) -> None:
     """Index the names after the first of each user-agent line by their Google cut.
 
     Done once, before the first question is answered, for the few files with lines of
     several names: ``assemble`` only listed their groups (under _SEVERAL).
     """
     later: dict[bytes, set[int]] = {}
-    for index in agents.pop(_SEVERAL):
+    for index in _listed(agents.pop(_SEVERAL)):
         for _, low, m in user_agent_lines(data, group_span(spans, index)):
             for name in _later_names(low, m):
                 cut = _GOOGLE_CUT.match(name).group()  # type: ignore[union-attr]
                 later.setdefault(cut, set()).add(index)
     for cut, indexes in later.items():
-        agents[cut] = sorted(indexes.union(agents.get(cut, ())))
+        agents[cut] = sorted(indexes.union(_listed(agents.get(cut))))
 
 
 def first_naming(data: bytes, span: Span, token: bytes | None) -> int:

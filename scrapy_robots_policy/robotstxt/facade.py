@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from array import array
 
-from .agents import assemble, naming, product_token
+from .agents import Agents, assemble, naming, product_token
 from .lines import prepare, utf8
 from .matcher import DISALLOW_EVERYTHING, NO_RULES, Matcher
 from .patterns import normalize_path, split_url
@@ -44,7 +44,7 @@ class RobotsTxt:
         self,
         data: bytes = b"",
         spans: array[int] | None = None,
-        agents: dict[bytes, list[int]] | None = None,
+        agents: Agents | None = None,
         star: list[int] | None = None,
         fallback: Matcher = NO_RULES,
     ) -> None:
@@ -55,7 +55,7 @@ class RobotsTxt:
         self._agents = agents or {}
         self._star = star or []
         self._fallback = fallback  # what applies when no group does
-        self._matchers: dict[str | bytes | None, Matcher] = {}
+        self._matchers: dict[str | None, Matcher] = {}
         self._sitemaps: tuple[str, ...] | None = None
         self._usage: UsageIndex | None = None
         # "scheme://authority/" of the last URL asked about: one robots.txt serves one
@@ -169,24 +169,25 @@ class RobotsTxt:
         return normalize_path(path)
 
     def _matcher_for(self, user_agent: str) -> Matcher:
-        """The matcher of the groups that apply to ``user_agent``, built the first time."""
+        """The matcher of the groups that apply to ``user_agent``, built the first time.
+
+        Cached by User-Agent string only: a crawl asks with one, and a second key per
+        product token would cost every parsed file a larger dictionary.
+        """
         name = product_token(user_agent)
         token = name.encode() if name.isascii() else utf8(name)
-        matcher = self._matchers.get(token)
-        if matcher is None:
-            indexes = naming(self._data, self._spans, self._agents, token)
-            if indexes:
-                # One per named token (the file's names bound them): the Crawl-delay of a
-                # group may differ between the agents it names.
-                matcher = build(self._data, self._spans, indexes, token)
-            else:
-                matcher = self._matchers.get(None)
-                if matcher is None:
-                    star = self._star
-                    matcher = build(self._data, self._spans, star, None) if star else self._fallback
-                    self._matchers[None] = matcher
-            if indexes or len(self._matchers) < _MAX_CACHED_AGENTS:
-                self._matchers[token] = matcher
+        indexes = naming(self._data, self._spans, self._agents, token)
+        if indexes:
+            # One per named agent: the Crawl-delay of a group may differ between the
+            # agents it names.
+            matcher = build(self._data, self._spans, indexes, token)
+        else:
+            shared = self._matchers.get(None)
+            if shared is None:
+                star = self._star
+                shared = build(self._data, self._spans, star, None) if star else self._fallback
+                self._matchers[None] = shared
+            matcher = shared
         if len(self._matchers) < _MAX_CACHED_AGENTS:
             self._matchers[user_agent] = matcher
         return matcher

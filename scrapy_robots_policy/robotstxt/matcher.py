@@ -97,7 +97,7 @@ class Matcher:
         self._long = _SPREAD_WORK // uncrowded - 32 if uncrowded else MAX_BYTES
         self._longest: array[int] | None = None
         self._crowds = crowds
-        self._indexed: dict[str, Crowd] = {}
+        self._indexed: dict[str, Crowd] | None = None  # most matchers never build one
 
     def decision(self, path: str) -> Decision:
         """The answer for a normalised path and the rule that decided."""
@@ -259,6 +259,8 @@ class Matcher:
         """The Crowd of a crowded prefix's rules (``key`` None: of every uncrowded
         prefix's keyed rules), built the first time."""
         slot = _SPREAD if key is None else key
+        if self._indexed is None:
+            self._indexed = {}
         crowd = self._indexed.get(slot)
         if crowd is None:
             group = self._wild[key] if key is not None else _spread(self._wild, self._crowds)

@@ -649,6 +649,33 @@ def test_escaped_pattern_symbols_match_literally_rfc9309() -> None:
     assert rules.allowed("/ab", "x")
 
 
+@pytest.mark.parametrize(
+    ("rule", "path", "disallowed"),
+    [
+        # A "%" ending a literal piece starts an escape that the path continues, as in
+        # Google's parser (these rules stand in real files: "Disallow: /%", "/*URL%*").
+        ("/%", "/%C3%A9t%C3%A9", True),
+        ("/%", "/caf", False),
+        ("/*%", "/foo%20bar", True),
+        ("/*URL%*", "/go?URL%3Dhttp", True),
+        ("/a%2", "/a%20b", True),
+        ("/a%2", "/a%3Fb", False),
+        ("*url%2*military", "/x?url%2Fwatches/military", True),
+        ("/a%c", "/a%C3%A9", True),  # its hex digit compares in upper case, as escapes do
+        # And a literal "%" (written "%25" in the URL) continues it too.
+        ("/100%", "/100%25", True),
+        # Before other characters, or before the final "$", it is a literal percent sign.
+        ("/a%zz", "/a%25zz", True),
+        ("/a%zz", "/a%2Fzz", False),
+        ("/100%$", "/100%25", True),
+        ("/100%$", "/100%20", False),
+    ],
+)
+def test_a_percent_ending_a_piece_starts_an_escape(rule: str, path: str, disallowed: bool) -> None:
+    rules = RobotsTxt.parse(f"User-agent: *\nDisallow: {rule}\n")
+    assert rules.allowed(path, "FooBot") is not disallowed
+
+
 def test_rfc9309_examples() -> None:
     body = (
         "User-Agent: *\n"

@@ -4,7 +4,8 @@ Two sources of robots.txt files: every file of the real corpus, with questions d
 from each file's own rules, and generated files full of syntax corner cases.
 
 Two documented differences. Percent-encoding: we follow RFC 9309 (2.2.2: %XX of an
-unreserved character equals the character, a "%" starting no escape is "%25"; 2.2.3:
+unreserved character equals the character, a "%" starting no escape is "%25" (in a rule,
+one ending a literal piece starts one, as for Google); 2.2.3:
 "%2A" and "%24" in a pattern match a literal "*" and "$"), Google compares those octets
 as written. Several names on one user-agent line ("User-agent: Agent2 Agent3"): each
 names a crawler for us (as crawler-commons and Nutch read it), Google reads the first
@@ -44,18 +45,26 @@ def google_url(url: str) -> str:
     return re.sub(rb"%[0-9a-fA-F]{2}", lambda m: m.group().upper(), raw).decode("ascii")
 
 
+# In a rule, a "%" with at most one hex digit before a "*" or the end of a value without
+# "$" starts an escape, as for Google; elsewhere a lone "%" is a literal one.
+_PARTIAL = rb"(?P<partial>%[0-9A-Fa-f]?(?=\*|[ \t\v\f]*(?:#|\r|\n|$)))|"
+
+
 def rfc_form(raw: bytes, url: bool = False) -> bytes:
     """The RFC 9309 normal form: %XX of unreserved characters decoded, a lone "%" as
-    "%25", a literal "$" (not ending a value) as "%24"; in a URL, "*" and "$" escaped."""
+    "%25" (in a rule, unless it ends a piece), a literal "$" (not ending a value) as
+    "%24"; in a URL, "*" and "$" escaped."""
 
     def replace(m: re.Match[bytes]) -> bytes:
         text = m.group()
+        if m.groupdict().get("partial") is not None:
+            return text.upper()  # the start of an escape, kept (see ``_PARTIAL``)
         if len(text) == 1:
             return b"%25"
         octet = int(text[1:], 16)
         return bytes((octet,)) if octet in _UNRESERVED else text.upper()
 
-    raw = re.sub(rb"%[0-9A-Fa-f]{2}|%", replace, raw)
+    raw = re.sub(rb"%[0-9A-Fa-f]{2}|" + (b"" if url else _PARTIAL) + rb"%", replace, raw)
     if url:
         return raw.replace(b"*", b"%2A").replace(b"$", b"%24")
     return re.sub(rb"\$(?![ \t\v\f]*(?:#|\r|\n|$))", b"%24", raw)

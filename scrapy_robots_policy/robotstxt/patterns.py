@@ -14,6 +14,12 @@ import re
 from .lines import utf8
 
 _ESCAPES = re.compile(rb"%([0-9A-Fa-f]{2})?|[\x80-\xff]")
+# In a pattern, also a "%" with at most one hex digit ending a literal piece (before a "*"
+# or at the end of a pattern without "$"): the start of an escape ("/%", "/a%2*"), which
+# a path's escapes continue, as for Google, which compares the octets as written.
+_PATTERN_ESCAPES = re.compile(
+    rb"%(?:([0-9A-Fa-f]{2})|(?P<partial>[0-9A-Fa-f]?)(?=\*|\Z))?|[\x80-\xff]"
+)
 _UNRESERVED = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 # Google's GetPathParamsQuery: an optional "//", a scheme if "://" comes before any of
 # "/?;", the authority up to the first of "/?;", then the path up to a fragment.
@@ -27,8 +33,11 @@ def _escape_repl(m: re.Match[bytes]) -> bytes:
     hexpair = m.group(1)
     if hexpair is None:
         char = m.group()
-        # A "%" not followed by two hex digits can only be a literal percent sign.
-        return b"%25" if char == b"%" else b"%%%02X" % char[0]
+        if char[0] != 0x25:  # "%"
+            return b"%%%02X" % char[0]
+        partial = m.groupdict().get("partial")
+        # Otherwise a "%" not followed by two hex digits is a literal percent sign.
+        return b"%25" if partial is None else b"%" + partial.upper()
     octet = int(hexpair, 16)
     if octet in _UNRESERVED:
         # RFC 9309 2.2.2 and RFC 3986 2.3: %XX of an unreserved character is that
@@ -38,18 +47,24 @@ def _escape_repl(m: re.Match[bytes]) -> bytes:
     return b"%" + hexpair.upper()
 
 
-def _escape_octets(raw: bytes) -> str:
+def _escape_octets(raw: bytes, escapes: re.Pattern[bytes] = _ESCAPES) -> str:
     """%XX for non-ASCII octets, upper-case hex, unreserved escapes decoded, lone "%"."""
-    return _ESCAPES.sub(_escape_repl, raw).decode("ascii")
+    return escapes.sub(_escape_repl, raw).decode("ascii")
 
 
 def normalize_pattern(raw: bytes) -> str:
     """Canonical form of an allow/disallow value, as octets from the file.
 
     As ``normalize_path``, except that "*" and a final "$" keep their pattern meaning; a
-    "$" anywhere else is a literal, written "%24" (RFC 9309 2.2.3).
+    "$" anywhere else is a literal, written "%24" (RFC 9309 2.2.3); and a "%" ending a
+    literal piece with at most one hex digit starts an escape: "/%" matches "/%C3%A9",
+    "/a%2*" matches "/a%20b" (a "%" before other characters is a literal one, "%25").
     """
-    text = _escape_octets(raw) if not raw.isascii() or b"%" in raw else raw.decode("ascii")
+    text = (
+        _escape_octets(raw, _PATTERN_ESCAPES)
+        if not raw.isascii() or b"%" in raw
+        else raw.decode("ascii")
+    )
     if "$" in text[:-1]:
         text = text[:-1].replace("$", "%24") + text[-1]
     return text

@@ -537,6 +537,23 @@ def test_full_user_agent_header_matches_on_product_token(user_agent: str) -> Non
     assert not allowed("user-agent: foobot\ndisallow: /\n", user_agent, f"{FOO}/x")
 
 
+
+
+@pytest.mark.parametrize("line_name", ["ÜberBot", "überbot", "ÜBERBOT/2.0"])
+@pytest.mark.parametrize("user_agent", ["ÜberBot", "überbot", "ÜBERBOT/1.0 (+https://x)"])
+def test_non_ascii_names_match_in_any_case(line_name: str, user_agent: str) -> None:
+    body = (
+        "User-agent: other\nCrawl-delay: 1\n"
+        f"User-agent: x {line_name}\nCrawl-delay: 3\nDisallow: /\n\n"
+        "User-agent: *\nAllow: /\n"
+    )
+    rules = RobotsTxt.parse(body)
+    assert not rules.allowed("/page", user_agent)
+    assert rules.crawl_delay(user_agent) == 3  # its own, after its line
+    assert rules.allowed("/page", "UberBot")
+    assert RobotsTxt.parse(f"User-agent: {line_name}\nDisallow: /\n").decide(
+        "/page", user_agent
+    ) == Decision(False, 2, "Disallow: /")
 # --- precedence --------------------------------------------------------------------
 
 PRECEDENCE = [

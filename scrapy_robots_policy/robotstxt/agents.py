@@ -99,6 +99,8 @@ def _name_fits(name: bytes, cut: int, token: bytes) -> bool:
     for such crawlers our answers differ from Google's only on lines of several names,
     where Google reads the first. An empty name names nobody.
     """
+    if not name.isascii():
+        name = _unicode_lowered(name)  # the file is lowered as ASCII, the token is not
     if name == token or name[:cut] == token:
         return bool(token)
     # The name is the token's cut: all of it [a-z_-], and the token goes on with another
@@ -232,6 +234,8 @@ def _group_names(data: bytes, span: Span, token: bytes, cut: bytes) -> bool:
     """
     start, _, end = span
     low = lowered(data[start:end])
+    if not token.isascii():
+        low = _unicode_lowered(low)  # "ÜberBot" for "überbot": found in the lines' case
     # The token, or its cut when not empty (an empty name names nobody), as a whole word:
     # a literal first, which the search skips to at C speed.
     rest = re.escape(token[len(cut) :])
@@ -244,6 +248,12 @@ def _group_names(data: bytes, span: Span, token: bytes, cut: bytes) -> bool:
         if m is not None and _names(low, m, token):
             return True
     return False
+
+
+def _unicode_lowered(text: bytes) -> bytes:
+    """``text`` (UTF-8, or any octets) in lower case, non-ASCII letters too, as
+    ``product_token`` lowers a crawler's name."""
+    return text.decode("utf-8", "surrogateescape").lower().encode("utf-8", "surrogateescape")
 
 
 def _index_later_names(data: bytes, spans: array[int], agents: Agents) -> None:

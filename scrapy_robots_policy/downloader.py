@@ -21,6 +21,7 @@ from scrapy_robots_policy.fetch.rounds import FetchRounds
 from scrapy_robots_policy.origin import Origin, Origins
 from scrapy_robots_policy.record import ROBOTSTXT_USE_META, RobotsTxtUse
 from scrapy_robots_policy.refusals import Refusals
+from scrapy_robots_policy.robotstxt import ROBOTS_TXT_PATH
 from scrapy_robots_policy.settings import RobotsPolicySettings
 from scrapy_robots_policy.usagegate import UsageGate
 from scrapy_robots_policy.usagepolicy import CHECK_PURPOSES_META
@@ -84,7 +85,7 @@ class RobotsPolicyDownloaderMiddleware:
         entry = self._cache.get(origin)
         lookup = self._policy.lookup(entry)
         if lookup is Lookup.FETCH:
-            if _is_robots_txt(request):
+            if _is_robots_txt(request):  # allowed whatever it says: no waiting for itself
                 return None
             return self._wait_and_judge(origin, request)
         if lookup is Lookup.USE_AND_REFRESH:
@@ -119,8 +120,6 @@ class RobotsPolicyDownloaderMiddleware:
             if usage is None:
                 return self._crawl_delay.apply(origin, entry.rules, user_agent, request)
             return self._usage_then_turn(usage, origin, entry, user_agent, request)
-        if _is_robots_txt(request):  # checked here only, off the path of allowed requests
-            return None
         self._refusals.robots(origin, entry, verdict or Verdict.of(
             origin, entry, request.url, user_agent, self._also_obey), request)
 
@@ -142,7 +141,6 @@ class RobotsPolicyDownloaderMiddleware:
 
 
 def _is_robots_txt(request: Request) -> bool:
-    """RFC 9309 2.2.2: the origin's /robots.txt itself is implicitly allowed (that URI
-    exactly: ``/robots.txt?x`` is another resource, which the rules govern)."""
+    """Whether ``request`` is for its origin's robots.txt, which the engine always allows."""
     parsed = urlparse_cached(request)
-    return parsed.path == "/robots.txt" and not parsed.query and not parsed.params
+    return parsed.path == ROBOTS_TXT_PATH and not parsed.query and not parsed.params

@@ -693,6 +693,22 @@ def test_a_percent_ending_a_piece_starts_an_escape(rule: str, path: str, disallo
     assert rules.allowed(path, "FooBot") is not disallowed
 
 
+def test_the_robots_txt_uri_is_implicitly_allowed_rfc9309() -> None:
+    # RFC 9309 2.2.2, whatever the rules say (Google's parser applies them to it).
+    rules = RobotsTxt.parse("User-agent: *\nDisallow: /\nDisallow: /robots.txt$\n")
+    for url in ("/robots.txt", "https://example.com/robots.txt", "http://h:8080/robots.txt"):
+        assert rules.allowed(url, "FooBot")
+        assert rules.decide(url, "FooBot") == Decision(True)  # no rule decided
+    assert RobotsTxt.disallow_all().allowed("https://example.com/robots.txt", "FooBot")
+    # That URI exactly: the rules govern any other.
+    for url in ("/robots.txt?x=1", "/robots.txt;x", "/ROBOTS.TXT", "/robots.txt/", "/a/robots.txt"):
+        assert not rules.allowed(url, "FooBot")
+        assert rules.decide(url, "FooBot").line == 2
+    assert not RobotsTxt.disallow_all().allowed("https://example.com/robots.txt?x", "FooBot")
+    allowing = RobotsTxt.parse("User-agent: *\nDisallow: /\nAllow: /robots.txt\n")
+    assert allowing.decide("/robots.txt", "FooBot") == Decision(True, 3, "Allow: /robots.txt")
+
+
 def test_rfc9309_examples() -> None:
     body = (
         "User-Agent: *\n"
@@ -1026,10 +1042,11 @@ def test_crawl_delay_spellings_side_by_side_and_no_other_key() -> None:
 def test_allow_all_and_disallow_all() -> None:
     everything = RobotsTxt.allow_all()
     nothing = RobotsTxt.disallow_all()
-    for url in ("/", "", "http://foo.bar/", "http://foo.bar/a?b", "/robots.txt"):
+    for url in ("/", "", "http://foo.bar/", "http://foo.bar/a?b", "/robots.txt?x"):
         for agent in ("FooBot", "", "Googlebot/2.1"):
             assert everything.allowed(url, agent)
             assert not nothing.allowed(url, agent)
+    assert nothing.allowed("/robots.txt", "FooBot")  # RFC 9309 2.2.2, whatever the rules
     assert nothing.decide("/", "x") == Decision(False, None, "Disallow: /")
     assert everything.decide("/", "x") == Decision(True, None, None)
     assert everything.sitemaps == nothing.sitemaps == ()

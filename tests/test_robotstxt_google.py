@@ -3,7 +3,7 @@
 Two sources of robots.txt files: every file of the real corpus, with questions derived
 from each file's own rules, and generated files full of syntax corner cases.
 
-Two documented differences. Percent-encoding: we follow RFC 9309 (2.2.2: %XX of an
+Three documented differences. Percent-encoding: we follow RFC 9309 (2.2.2: %XX of an
 unreserved character equals the character, a "%" starting no escape is "%25" (in a rule,
 one ending a literal piece starts one, as for Google); 2.2.3:
 "%2A" and "%24" in a pattern match a literal "*" and "$"), Google compares those octets
@@ -11,7 +11,8 @@ as written. Several names on one user-agent line ("User-agent: Agent2 Agent3"): 
 names a crawler for us (as crawler-commons and Nutch read it), Google reads the first
 only. A disagreement counts as explained by one of these choices only when Google agrees
 with us once the body (and URL) are given to it in our reading: in RFC 9309 normal form,
-or with one name per user-agent line (``one_name_per_line``).
+or with one name per user-agent line (``one_name_per_line``). And the URI /robots.txt
+is allowed whatever the rules say (RFC 9309 2.2.2); Google applies them to it.
 """
 
 from __future__ import annotations
@@ -20,12 +21,13 @@ import random
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scrapy_robots_policy.robotstxt import MAX_BYTES, RobotsTxt
+from scrapy_robots_policy.robotstxt import MAX_BYTES, ROBOTS_TXT_PATH, RobotsTxt
 from tests.support import CORPUS, RULE_VALUE
 
 googlebot = pytest.importorskip("jwm.robotstxt.googlebot")
@@ -111,6 +113,7 @@ class Tally:
     files: int = 0
     questions: int = 0
     explained: int = 0
+    robots_txt: int = 0
     several_names: list[str] = field(default_factory=list)
     disagreements: list[str] = field(default_factory=list)
 
@@ -123,6 +126,9 @@ def compare(tally: Tally, name: str, body: bytes, ours: RobotsTxt, url: str, age
     got = ours.allowed(url, agent)
     tally.questions += 1
     if got == expected:
+        return
+    if got and urlsplit(url).path == ROBOTS_TXT_PATH and not urlsplit(url).query:
+        tally.robots_txt += 1  # RFC 9309 2.2.2: implicitly allowed; Google applies the rules
         return
     normal_url = rfc_form(url.encode("utf-8", "surrogateescape"), url=True).decode(
         "utf-8", "surrogateescape"
@@ -186,7 +192,8 @@ def test_corpus_agrees_with_google() -> None:
         f"corpus differential: {tally.files} files, {tally.questions} questions, "
         f"{len(tally.disagreements)} disagreements, "
         f"{tally.explained} explained by RFC 9309 percent-encoding, "
-        f"{len(tally.several_names)} by several names on one user-agent line"
+        f"{len(tally.several_names)} by several names on one user-agent line, "
+        f"{tally.robots_txt} on /robots.txt, implicitly allowed"
     )
     print(summary, *tally.several_names, sep="\n  ")
     assert tally.files > 1000

@@ -31,7 +31,7 @@ from .agents import product_token
 from .facade import RobotsTxt
 from .lines import MAX_BYTES, MAX_LINE
 from .patterns import normalize_path, normalize_pattern, pattern_matches
-from .precedence import Decision, Rule
+from .precedence import ROBOTS_TXT_PATH, Decision, Rule
 from .report import Explanation
 from .usage import UsageLine
 
@@ -43,6 +43,7 @@ __all__ = [
     "COMPILED",
     "MAX_BYTES",
     "MAX_LINE",
+    "ROBOTS_TXT_PATH",
     "Decision",
     "Explanation",
     "RobotsTxt",

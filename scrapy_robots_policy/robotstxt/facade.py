@@ -16,7 +16,7 @@ from .agents import Agents, assemble, naming, product_token
 from .lines import prepare, utf8
 from .matcher import DISALLOW_EVERYTHING, NO_RULES, Matcher
 from .patterns import normalize_path, split_url
-from .precedence import Decision
+from .precedence import ROBOTS_TXT_PATH, Decision
 from .report import Explanation, explain
 from .rules import build
 from .sitemaps import sitemap_urls
@@ -84,9 +84,14 @@ class RobotsTxt:
     def allowed(self, url: str, user_agent: str) -> bool:
         """Whether ``user_agent`` (a product token or a full User-Agent) may fetch ``url``."""
         matcher = self._matchers.get(user_agent) or self._matcher_for(user_agent)
-        found = matcher.find(self._path(url))
+        path = self._path(url)
+        found = matcher.find(path)
         # Read here: a question is a few calls, each a tenth of its time.
-        return found is None or (found < 0 if isinstance(found, int) else found[1])
+        return (
+            found is None
+            or (found < 0 if isinstance(found, int) else found[1])
+            or path == ROBOTS_TXT_PATH
+        )
 
     def decide(self, url: str, user_agent: str) -> Decision:
         """Like ``allowed``, with the line and rule that decided (None when no rule did)."""

@@ -16,7 +16,7 @@ from itertools import repeat
 from .crowd import Crowd, best_in_crowd, keyed, matching_in_crowd
 from .lines import MAX_BYTES
 from .patterns import FIND, PLAIN, Entry, tail_matches
-from .precedence import Decision, as_decision, best_first, better
+from .precedence import ROBOTS_TXT_PATH, Decision, as_decision, best_first, better
 
 # Where the Crowd of every uncrowded prefix's keyed rules is kept (no prefix has a "\n").
 _SPREAD = "\n"
@@ -100,8 +100,12 @@ class Matcher:
         self._indexed: dict[str, Crowd] | None = None  # most matchers never build one
 
     def decision(self, path: str) -> Decision:
-        """The answer for a normalised path and the rule that decided."""
-        return as_decision(self.best(path))
+        """The answer for a normalised path and the rule that decided (none, for the
+        robots.txt URI a rule disallows)."""
+        best = self.best(path)
+        if best is not None and not best[1] and path == ROBOTS_TXT_PATH:
+            best = None
+        return as_decision(best)
 
     def best(self, path: str) -> Entry | None:
         """The deciding rule for a normalised path, or None when no rule matches."""

@@ -7,6 +7,11 @@ from dataclasses import dataclass
 
 from .patterns import Entry
 
+#: RFC 9309 2.2.2: "The /robots.txt URI is implicitly allowed", whatever the rules say
+#: (Google's parser applies them to it): that path exactly, "/robots.txt?x" is another
+#: resource, which they govern.
+ROBOTS_TXT_PATH = "/robots.txt"
+
 
 @dataclass(frozen=True, slots=True)
 class Rule:

@@ -84,7 +84,16 @@ class RobotsTxt:
     def allowed(self, url: str, user_agent: str) -> bool:
         """Whether ``user_agent`` (a product token or a full User-Agent) may fetch ``url``."""
         matcher = self._matchers.get(user_agent) or self._matcher_for(user_agent)
-        path = self._path(url)
+        origin = self._origin
+        if (
+            origin
+            and url.startswith(origin)
+            and url.isascii()
+            and not ("#" in url or "%" in url or "*" in url or "$" in url)
+        ):
+            path = url[len(origin) - 1 :]  # ``_path``'s usual answer, without the call
+        else:
+            path = self._path(url)
         found = matcher.find(path)
         # Read here: a question is a few calls, each a tenth of its time.
         return (

@@ -181,8 +181,9 @@ class Matcher:
                         kind = entry[3]
                         if kind == FIND:
                             # The usual "/x*y" found here rather than by a call of
-                            # tail_matches.
-                            matched = path.find(entry[4], size) >= 0
+                            # tail_matches; most fail at the "in", without a call.
+                            last = entry[4]
+                            matched = last in path and path.find(last, size) >= 0
                         else:
                             # Most rules fail here: their last piece is not in the path.
                             matched = entry[4] in path and tail_matches(

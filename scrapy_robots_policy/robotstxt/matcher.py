@@ -16,7 +16,7 @@ from itertools import repeat
 from .crowd import Crowd, best_in_crowd, keyed, matching_in_crowd
 from .lines import MAX_BYTES
 from .patterns import FIND, PLAIN, Entry, tail_matches
-from .precedence import ROBOTS_TXT_PATH, Decision, as_decision, best_first, better
+from .precedence import Decision, as_decision, best_first, better
 
 # Where the Crowd of every uncrowded prefix's keyed rules is kept (no prefix has a "\n").
 _SPREAD = "\n"
@@ -85,11 +85,10 @@ class Matcher:
         wild_sorted, crowds, uncrowded, top = _file_wild(wild or {})
         keys = sorted(plain.keys() | wild_sorted.keys()) if wild_sorted else sorted(plain)
         uncrowded += len(plain)
-        parents = _parents(keys)
         self._keys = keys
         # Per prefix: 0 (no plain rule), DISALLOWS or ALLOWS.
         self._flags = bytes(map(plain.get, keys, repeat(0)))
-        self._parents = parents
+        self._parents = _parents(keys)
         self._wild = wild_sorted
         self._top = top  # the longest wildcard rule: no ancestor holds a longer one
         # Paths up to this long never have too many rules on their prefixes' chain to
@@ -100,12 +99,8 @@ class Matcher:
         self._indexed: dict[str, Crowd] | None = None  # most matchers never build one
 
     def decision(self, path: str) -> Decision:
-        """The answer for a normalised path and the rule that decided (none, for the
-        robots.txt URI a rule disallows)."""
-        best = self.best(path)
-        if best is not None and not best[1] and path == ROBOTS_TXT_PATH:
-            best = None
-        return as_decision(best)
+        """The answer for a normalised path and the rule that decided."""
+        return as_decision(self.best(path), path)
 
     def best(self, path: str) -> Entry | None:
         """The deciding rule for a normalised path, or None when no rule matches."""
@@ -121,13 +116,12 @@ class Matcher:
 
     def _line(self, allow: bool, pattern: str) -> int:
         """The first line of a plain rule (0: none, as for a rule no line wrote)."""
-        if self._lines is None:
-            self._lines = {}
-        line = self._lines.get((allow, pattern))
+        lines = self._lines = self._lines or {}
+        line = lines.get((allow, pattern))
         if line is None:
             rules = self._rules() if self._rules is not None else ()
             found = (n for n, a, p in rules if a == allow and p == pattern)
-            line = self._lines[allow, pattern] = next(found, 0)
+            line = lines[allow, pattern] = next(found, 0)
         return line
 
     def _priority(self, best: Best) -> int:
@@ -264,12 +258,11 @@ class Matcher:
         """The Crowd of a crowded prefix's rules (``key`` None: of every uncrowded
         prefix's keyed rules), built the first time."""
         slot = _SPREAD if key is None else key
-        if self._indexed is None:
-            self._indexed = {}
-        crowd = self._indexed.get(slot)
+        indexed = self._indexed = self._indexed or {}
+        crowd = indexed.get(slot)
         if crowd is None:
             group = self._wild[key] if key is not None else _spread(self._wild, self._crowds)
-            crowd = self._indexed[slot] = Crowd(group)
+            crowd = indexed[slot] = Crowd(group)
         return crowd
 
     def matching(self, path: str) -> list[Entry]:

@@ -34,8 +34,10 @@ class Decision:
     rule: str | None = None
 
 
-def as_decision(entry: Entry | None) -> Decision:
-    if entry is None:
+def as_decision(entry: Entry | None, path: str) -> Decision:
+    """What the deciding rule ``entry`` of ``path`` says (no rule decides for the
+    robots.txt URI, allowed whatever the rules say)."""
+    if entry is None or (not entry[1] and path == ROBOTS_TXT_PATH):
         return Decision(True)
     return Decision(
         entry[1], entry[2] or None, f"{'Allow' if entry[1] else 'Disallow'}: {entry[6]}"

@@ -108,6 +108,9 @@ NORMALIZED = [
     # (Google's parser keeps "%62%61%7A" and "baz" apart).
     ("/foo/bar/%62%61%7A", "/foo/bar/baz"),
     ("/%7Euser/%2d%2E%5f", "/~user/-._"),
+    # So is %XX of a character a URI cannot hold raw: "%20" is " ".
+    ("/a%20b%7b0%7D%3C%22%60", '/a b{0}<"`'),
+    ("/a b|c^", "/a b|c^"),
     # Reserved characters stay escaped: "%2F" is not "/".
     ("/a%2Fb", "/a%2Fb"),
     ("/a%2fb%3f", "/a%2Fb%3F"),
@@ -667,16 +670,36 @@ def test_escaped_pattern_symbols_match_literally_rfc9309() -> None:
 
 
 @pytest.mark.parametrize(
+    "rule", ["/sitecore modules/", "/{0}/", '/a"b<c>', "/p|q^r`s", "/sitecore%20modules/"]
+)
+def test_characters_a_uri_cannot_hold_match_escaped_or_not(rule: str) -> None:
+    # Real files write them raw ("Disallow: /sitecore modules/", "/{0}/"); a crawler's
+    # URLs carry them escaped: Scrapy sends "/sitecore%20modules/x".
+    from scrapy import Request
+
+    rules = RobotsTxt.parse(f"User-agent: *\nDisallow: {rule}\n")
+    raw = "http://example.com" + rule.replace("%20", " ") + "x"
+    assert Request(raw).url != raw  # Scrapy escapes it
+    for url in (raw, Request(raw).url, Request(raw).url.lower()):
+        assert not rules.allowed(url, "FooBot"), url
+        assert rules.decide(url, "FooBot").line == 2
+    assert rules.allowed("http://example.com/sitecoremodules/", "FooBot")
+
+
+@pytest.mark.parametrize(
     ("rule", "path", "disallowed"),
     [
         # A "%" ending a literal piece starts an escape that the path continues, as in
         # Google's parser (these rules stand in real files: "Disallow: /%", "/*URL%*").
         ("/%", "/%C3%A9t%C3%A9", True),
         ("/%", "/caf", False),
-        ("/*%", "/foo%20bar", True),
+        ("/*%", "/foo%2Fbar", True),
         ("/*URL%*", "/go?URL%3Dhttp", True),
-        ("/a%2", "/a%20b", True),
+        ("/a%2", "/a%2Fb", True),
         ("/a%2", "/a%3Fb", False),
+        # An escape compared as its character is no longer one: "%20" is " ", "%61" "a".
+        ("/a%2", "/a%20b", False),
+        ("/a%6", "/a%61", False),
         ("*url%2*military", "/x?url%2Fwatches/military", True),
         ("/a%c", "/a%C3%A9", True),  # its hex digit compares in upper case, as escapes do
         # And a literal "%" (written "%25" in the URL) continues it too.

@@ -37,6 +37,8 @@ GOOGLE_OCTETS_PER_FILE = 1_500_000
 MAX_QUESTIONS_PER_FILE = 48
 
 _UNRESERVED = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+# What our reading decodes: unreserved characters, and those a URI cannot hold raw.
+_DECODED = _UNRESERVED | frozenset(b' "<>\\^`{|}')
 _AGENT_VALUE = re.compile(rb"(?im)^[ \t]*user-?agent[ \t]*:?[ \t]*([A-Za-z_-]+)")
 
 
@@ -64,7 +66,7 @@ def rfc_form(raw: bytes, url: bool = False) -> bytes:
         if len(text) == 1:
             return b"%25"
         octet = int(text[1:], 16)
-        return bytes((octet,)) if octet in _UNRESERVED else text.upper()
+        return bytes((octet,)) if octet in _DECODED else text.upper()
 
     raw = re.sub(rb"%[0-9A-Fa-f]{2}|" + (b"" if url else _PARTIAL) + rb"%", replace, raw)
     if url:

@@ -21,6 +21,12 @@ _PATTERN_ESCAPES = re.compile(
     rb"%(?:([0-9A-Fa-f]{2})|(?P<partial>[0-9A-Fa-f]?)(?=\*|\Z))?|[\x80-\xff]"
 )
 _UNRESERVED = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+# Characters a URI cannot hold as they are (RFC 3986 2, neither reserved nor unreserved):
+# a crawler's URLs carry them escaped (Scrapy's "/a%20b"), a robots.txt line often not
+# ("Disallow: /sitecore modules/"). Both sides compare them as the character, so either
+# spelling of one matches the other without a check of every URL for them.
+_UNSAFE = frozenset(b' "<>\\^`{|}')
+_DECODED = _UNRESERVED | _UNSAFE
 # Google's GetPathParamsQuery: an optional "//", a scheme if "://" comes before any of
 # "/?;", the authority up to the first of "/?;", then the path up to a fragment.
 _URL_PATH = re.compile(r"(?://)?(?:[^/?;#]*?://)?[^/?;#]*([^#]*)")
@@ -39,10 +45,11 @@ def _escape_repl(m: re.Match[bytes]) -> bytes:
         # Otherwise a "%" not followed by two hex digits is a literal percent sign.
         return b"%25" if partial is None else b"%" + partial.upper()
     octet = int(hexpair, 16)
-    if octet in _UNRESERVED:
+    if octet in _DECODED:
         # RFC 9309 2.2.2 and RFC 3986 2.3: %XX of an unreserved character is that
         # character. Google's parser compares "%62" and "b" as different; we do not.
-        # ("*" and "$" are not unreserved: no escape ever turns into a pattern symbol.)
+        # The same for the characters a URI cannot hold raw (see ``_UNSAFE``). ("*",
+        # "$" and "%" are neither: no escape ever turns into a pattern symbol.)
         return bytes((octet,))
     return b"%" + hexpair.upper()
 
@@ -58,7 +65,8 @@ def normalize_pattern(raw: bytes) -> str:
     As ``normalize_path``, except that "*" and a final "$" keep their pattern meaning; a
     "$" anywhere else is a literal, written "%24" (RFC 9309 2.2.3); and a "%" ending a
     literal piece with at most one hex digit starts an escape: "/%" matches "/%C3%A9",
-    "/a%2*" matches "/a%20b" (a "%" before other characters is a literal one, "%25").
+    "/a%2*" matches "/a%2Fb" (a "%" before other characters is a literal one, "%25"),
+    though not an escape compared as its character ("/a%20b" is "/a b").
     """
     text = (
         _escape_octets(raw, _PATTERN_ESCAPES)
@@ -75,9 +83,11 @@ def normalize_path(path: str) -> str:
 
     Non-ASCII characters become %XX of their UTF-8 octets, %xx hex is upper-cased, %XX of
     an unreserved character (A-Z a-z 0-9 - . _ ~) is decoded (RFC 9309 2.2.2; Google's
-    parser compares "%62" and "b" as different), a "%" that starts no escape becomes
-    "%25", and the two characters special in patterns become "%2A" and "%24", so that
-    a pattern can name them literally (RFC 9309 2.2.3: "/foo-%24" matches "/foo-$").
+    parser compares "%62" and "b" as different), and so is %XX of a character a URI
+    cannot hold raw (space " < > \\ ^ ` { | }: "%20" is " "); a "%" that starts no
+    escape becomes "%25", and the two characters special in patterns become "%2A" and
+    "%24", so that a pattern can name them literally (RFC 9309 2.2.3: "/foo-%24" matches
+    "/foo-$").
     ``normalize_path("/caf%c3%a9/%7Euser$") == "/caf%C3%A9/~user%24"``.
     """
     if path.isascii() and "%" not in path and "*" not in path and "$" not in path:

@@ -19,9 +19,9 @@ Where Google's parser and RFC 9309 disagree, Google wins, except for percent-enc
 where RFC 9309 sections 2.2.2 and 2.2.3 are followed (see ``normalize_path``), and for
 the 500 KiB limit, which Google's open-source parser does not apply. Which crawler a
 user-agent line names goes beyond Google's rule (see ``agents``): names with digits or
-dots, the cut of the crawler's name, several names on one line. No path is special
-here: "/robots.txt" is matched like any other, as Google does; RFC 9309's "the
-/robots.txt URI is implicitly allowed" is for the code that fetches it.
+dots, the cut of the crawler's name, several names on one line. And the URI
+"/robots.txt" is allowed whatever the rules say (RFC 9309 2.2.2, see
+``precedence.ROBOTS_TXT_PATH``), where Google's parser applies them to it.
 """
 
 from importlib.machinery import EXTENSION_SUFFIXES

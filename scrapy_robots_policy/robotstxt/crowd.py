@@ -25,9 +25,9 @@ _MAX_SUFFIX = 16
 #: enough to find a rare one, and 250 rules of 2,000 characters are not 125,000 grams.
 _MAX_GRAMS = 16
 
-# The rules filed under one key, best first, each with the numbers of the grams it needs
-# and its literal prefix: a candidate, to be matched only when the path holds them all.
-Filed = list[tuple[Entry, tuple[int, ...], str]]
+# The rules filed under one key, best first, each with the numbers of the grams it needs:
+# a candidate, to be matched only when the path holds them all.
+Filed = list[tuple[Entry, tuple[int, ...]]]
 # (width, (gram, number) pairs when few, else None; gram codes; numbers by gram code)
 _GramTable = tuple[int, "tuple[tuple[str, int], ...] | None", frozenset[int], dict[int, int]]
 
@@ -76,9 +76,9 @@ class Crowd:
 
     def __init__(self, entries: tuple[Entry, ...]) -> None:
         """``entries`` sorted best first."""
-        unique: dict[str, Entry] = {}
+        unique: dict[tuple[object, ...], Entry] = {}
         for entry in entries:
-            unique.setdefault(entry[6], entry)  # the first of each pattern is its best
+            unique.setdefault(entry[3:], entry)  # the first of each pattern is its best
         unkeyed: list[Entry] = []
         with_keys: list[tuple[Entry, list[str]]] = []
         for entry in unique.values():
@@ -95,9 +95,8 @@ class Crowd:
         by_key: dict[int, Filed] = {}
         for entry, keys in with_keys:
             needs = tuple(number[key] for key in keys if key[0] != "\n")
-            prefix = entry[6][: entry[6].find("*")]  # a rule with a key has a "*"
             # The key fewest rules share; each list stays best first.
-            by_key.setdefault(number[min(keys, key=rarest)], []).append((entry, needs, prefix))
+            by_key.setdefault(number[min(keys, key=rarest)], []).append((entry, needs))
         grams: dict[int, dict[str, int]] = {}
         suffixes: dict[int, dict[str, int]] = {}
         for key, n in number.items():
@@ -179,9 +178,10 @@ def best_in_crowd(crowd: Crowd, path: str, start: int, best: Entry | None) -> En
     for same in lists:
         if best is not None and same[0][0][0] < best[0]:
             break  # every later list starts lower
-        for entry, needs, prefix in same:
+        for entry, needs in same:
             if best is not None and entry[0] < best[0]:
                 break
+            prefix = entry[6]
             if (
                 holds_all(needs)
                 and path.startswith(prefix)
@@ -193,19 +193,17 @@ def best_in_crowd(crowd: Crowd, path: str, start: int, best: Entry | None) -> En
     return best
 
 
-def matching_in_crowd(
-    crowd: Crowd, path: str, start: int, every: tuple[Entry, ...]
-) -> list[Entry]:
+def matching_in_crowd(crowd: Crowd, path: str, start: int, every: tuple[Entry, ...]) -> list[Entry]:
     """Those of ``every`` (the crowd's rules, duplicates included) matching ``path`` past
     ``start``."""
     found, lists = crowd.candidates(path[start:])
-    patterns = {e[6] for e in crowd.unkeyed if tail_matches(path, start, e[3], e[4], e[5])}
+    patterns = {e[3:] for e in crowd.unkeyed if tail_matches(path, start, e[3], e[4], e[5])}
     patterns.update(
-        entry[6]
+        entry[3:]
         for same in lists
-        for entry, needs, prefix in same
+        for entry, needs in same
         if found.issuperset(needs)
-        and path.startswith(prefix)
-        and tail_matches(path, len(prefix), entry[3], entry[4], entry[5])
+        and path.startswith(entry[6])
+        and tail_matches(path, len(entry[6]), entry[3], entry[4], entry[5])
     )
-    return [entry for entry in every if entry[6] in patterns]
+    return [entry for entry in every if entry[3:] in patterns]

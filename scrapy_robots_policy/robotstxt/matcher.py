@@ -16,7 +16,7 @@ from itertools import repeat
 from .crowd import Crowd, best_in_crowd, keyed, matching_in_crowd
 from .lines import MAX_BYTES
 from .patterns import FIND, PLAIN, Entry, tail_matches
-from .precedence import Decision, as_decision, best_first, better
+from .precedence import Decision, Rule, as_decision, best_first, better
 
 # Where the Crowd of every uncrowded prefix's keyed rules is kept (no prefix has a "\n").
 _SPREAD = "\n"
@@ -102,9 +102,10 @@ class Matcher:
         """The answer for a normalised path and the rule that decided."""
         return as_decision(self.best(path), path)
 
-    def best(self, path: str) -> Entry | None:
+    def best(self, path: str) -> Rule | None:
         """The deciding rule for a normalised path, or None when no rule matches."""
-        return self._as_entry(self.find(path))
+        entry = self._as_entry(self.find(path))
+        return None if entry is None else self._as_rule(entry)
 
     def _as_entry(self, best: Best) -> Entry | None:
         """A rule ``find`` found as an Entry, its line looked up."""
@@ -113,6 +114,17 @@ class Matcher:
         allow = best < 0
         key = self._keys[~best if allow else best]
         return (len(key), allow, self._line(allow, key), PLAIN, "", (), key)
+
+    def _as_rule(self, entry: Entry) -> Rule:
+        """A rule as reported: a wildcard rule's pattern is read again from its line, the
+        one line of that answer writing a pattern that long (an allowed index page and
+        its directory rule share a line)."""
+        prio, allow, line = entry[0], entry[1], entry[2]
+        if entry[3] == PLAIN:
+            return Rule(allow, entry[6], line or None)
+        rules = self._rules() if self._rules is not None else ()
+        found = (p for n, a, p in rules if n == line and a == allow and len(p) == prio)
+        return Rule(allow, next(found, entry[6]), line or None)
 
     def _line(self, allow: bool, pattern: str) -> int:
         """The first line of a plain rule (0: none, as for a rule no line wrote)."""
@@ -265,7 +277,7 @@ class Matcher:
             crowd = indexed[slot] = Crowd(group)
         return crowd
 
-    def matching(self, path: str) -> list[Entry]:
+    def matching(self, path: str) -> list[Rule]:
         """Every rule matching a normalised path, in no particular order, with every line
         that writes it."""
         keys = self._keys
@@ -287,7 +299,9 @@ class Matcher:
                         if tail_matches(path, len(key), entry[3], entry[4], entry[5])
                     )
             index = self._parents[index]
-        return _every_line(found, self._rules) if found and self._rules else found
+        if found and self._rules is not None:
+            return _every_line({self._as_rule(entry).pattern for entry in found}, self._rules)
+        return [self._as_rule(entry) for entry in found]
 
 
 def _file_wild(
@@ -343,9 +357,7 @@ def _spread_limits(
     return array("i", [_SPREAD_WORK // n - 32 if n else MAX_BYTES for n in chained])
 
 
-def _spread(
-    wild: dict[str, tuple[Entry, ...]], crowds: dict[str, int] | None
-) -> tuple[Entry, ...]:
+def _spread(wild: dict[str, tuple[Entry, ...]], crowds: dict[str, int] | None) -> tuple[Entry, ...]:
     """The keyed rules of every uncrowded prefix, best first."""
     spread = [
         entry
@@ -357,12 +369,11 @@ def _spread(
     return tuple(sorted(spread, key=best_first))
 
 
-def _every_line(found: list[Entry], rules: RuleLines) -> list[Entry]:
-    """The rules ``found`` at every line that writes them: a matcher keeps each rule
-    once, at its first line (a plain pattern also only as allow)."""
-    patterns = {entry[6] for entry in found}
+def _every_line(patterns: set[str], rules: RuleLines) -> list[Rule]:
+    """The rules of ``patterns`` at every line that writes them: a matcher keeps each
+    rule once, at its first line (a plain pattern also only as allow)."""
     return [
-        (len(pattern), allow, line, PLAIN, "", (), pattern)
+        Rule(allow, pattern, line or None)
         for line, allow, pattern in rules()
         if pattern in patterns
     ]

@@ -121,8 +121,10 @@ ENDS = 3  # "/*.php$": one "*", then a literal ending the path
 GLOB = 4  # several "*"
 GLOB_ENDS = 5  # several "*", and a final "$"
 
-# A compiled rule: (priority, allow, line, kind, last piece, middle pieces, normalised
-# pattern). Priority is the pattern's length, as in Google's parser; line 0 is no line.
+# A compiled rule: (priority, allow, line, kind, last piece, middle pieces, literal
+# prefix). Priority is the pattern's length, as in Google's parser; line 0 is no line.
+# The pattern itself is not kept: a matcher reads it again from the rule's line when a
+# decision reports it (a string per wildcard rule was a twelfth of a crawl's memory).
 Entry = tuple[int, bool, int, int, str, "tuple[str, ...]", str]
 
 

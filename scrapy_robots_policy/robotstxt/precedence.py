@@ -34,18 +34,12 @@ class Decision:
     rule: str | None = None
 
 
-def as_decision(entry: Entry | None, path: str) -> Decision:
-    """What the deciding rule ``entry`` of ``path`` says (no rule decides for the
-    robots.txt URI, allowed whatever the rules say)."""
-    if entry is None or (not entry[1] and path == ROBOTS_TXT_PATH):
+def as_decision(rule: Rule | None, path: str) -> Decision:
+    """What the deciding ``rule`` of ``path`` says (no rule decides for the robots.txt
+    URI, allowed whatever the rules say)."""
+    if rule is None or (not rule.allow and path == ROBOTS_TXT_PATH):
         return Decision(True)
-    return Decision(
-        entry[1], entry[2] or None, f"{'Allow' if entry[1] else 'Disallow'}: {entry[6]}"
-    )
-
-
-def as_rule(entry: Entry) -> Rule:
-    return Rule(entry[1], entry[6], entry[2] or None)
+    return Decision(rule.allow, rule.line, str(rule))
 
 
 def best_first(entry: Entry) -> tuple[int, bool, int]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from .agents import group_span, user_agent_lines
 from .matcher import Matcher
-from .precedence import Decision, Rule, as_rule
+from .precedence import Decision, Rule
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +39,5 @@ def explain(
             line += data.count(b"\n", counted, start)
             counted = start
             lines.append(line)
-    found = sorted(matcher.matching(path), key=lambda entry: (entry[2], entry[6]))
-    matches = tuple(map(as_rule, found))
+    matches = tuple(sorted(matcher.matching(path), key=lambda rule: (rule.line or 0, rule.pattern)))
     return Explanation(token, kind, tuple(lines), matches, matcher.decision(path))

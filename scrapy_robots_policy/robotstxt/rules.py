@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 from array import array
 from collections.abc import Iterator
-from functools import partial
 
 from .agents import first_naming, group_span
 from .lines import ALLOW_VALUE, BLANKS, CRAWL_DELAY_VALUE, DISALLOW_VALUE, GROUP_LINE
@@ -62,7 +61,7 @@ def build(data: bytes, spans: array[int], indexes: list[int], token: bytes | Non
     plain_rules.pop("", None)
     if not plain_rules and not wild and delay is None:
         return NO_RULES
-    return Matcher(plain_rules, wild, delay, partial(_rule_lines, data, spans, indexes))
+    return Matcher(plain_rules, wild, delay, _GroupRules(data, spans, indexes))
 
 
 def _read_values(
@@ -126,11 +125,26 @@ def _pattern(value: str, ascii_only: bool) -> str:
     return value
 
 
+class _GroupRules:
+    """The ``RuleLines`` of some groups: a matcher reads its rules' lines again only when
+    a decision or explain reports them. (A ``partial`` of ``_rule_lines`` costs three
+    times the memory, and a crawl keeps a matcher per origin.)"""
+
+    __slots__ = ("_data", "_indexes", "_spans")
+
+    def __init__(self, data: bytes, spans: array[int], indexes: list[int]) -> None:
+        self._data = data
+        self._spans = spans
+        self._indexes = indexes
+
+    def __call__(self) -> Iterator[tuple[int, bool, str]]:
+        return _rule_lines(self._data, self._spans, self._indexes)
+
+
 def _rule_lines(
     data: bytes, spans: array[int], indexes: list[int]
 ) -> Iterator[tuple[int, bool, str]]:
-    """(line, allow, normalised pattern) of every rule of the groups, in file order: read
-    again only when a decision or explain reports lines."""
+    """(line, allow, normalised pattern) of every rule of the groups, in file order."""
     pos, first_line = 0, 1
     for index in indexes:
         _, start, end = group_span(spans, index)
@@ -152,7 +166,12 @@ def _rule_lines(
 def _add(wild: dict[str, list[Entry]], pattern: str, allow: bool, line: int) -> None:
     """File one normalised rule with a "*" or "$" under its literal prefix."""
     prefix, kind, last, middles = compile_pattern(pattern)
-    wild.setdefault(prefix, []).append((len(pattern), allow, line, kind, last, middles, pattern))
+    same = wild.get(prefix)
+    if same is None:
+        same = wild[prefix] = []
+    else:
+        prefix = same[0][6]  # one string per prefix, not one per rule
+    same.append((len(pattern), allow, line, kind, last, middles, prefix))
 
 
 def _parse_delay(value: bytes) -> float | None:

@@ -932,6 +932,27 @@ def test_equal_rules_report_the_first_line() -> None:
     assert RobotsTxt.parse(body).decide("/a", "x") == Decision(True, 4, "Allow: /a")
 
 
+def test_wildcard_rules_are_reported_as_written_at_their_first_line() -> None:
+    # A matcher keeps a wildcard rule without its pattern: a report reads it again.
+    body = (
+        "User-agent: *\n"
+        "Disallow: /a**b\n"  # 2: "**" matches as "*", but is reported as written
+        "Disallow: /a*c\n"
+        "Allow: /d/index.html\n"  # 4: also allows "/d/" exactly, at this line
+        "Disallow: /d/\n"
+        "Disallow: /e*%7e$\n"  # 6: reported normalised, "%7e" is "~"
+        "Disallow: /a*c\n"
+    )
+    rules = RobotsTxt.parse(body)
+    for _ in range(2):  # the second report is the one kept
+        assert rules.decide("/axxb", "x") == Decision(False, 2, "Disallow: /a**b")
+        assert rules.decide("/axc", "x") == Decision(False, 3, "Disallow: /a*c")
+        assert rules.decide("/d/", "x") == Decision(True, 4, "Allow: /d/$")
+        assert rules.decide("/ex~", "x") == Decision(False, 6, "Disallow: /e*~$")
+    matches = rules.explain("/axc/d/", "x").matches
+    assert [(r.pattern, r.line) for r in matches] == [("/a*c", 3), ("/a*c", 7)]
+
+
 def test_explain_lists_group_and_matching_rules() -> None:
     body = "User-agent: a\nUser-agent: *\nDisallow: /x\nAllow: /x/y\nDisallow: /z\n"
     explanation = RobotsTxt.parse(body).explain("/x/y/1", "Other/1.0")

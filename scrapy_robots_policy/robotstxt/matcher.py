@@ -63,6 +63,7 @@ class Matcher:
         "_long",
         "_longest",
         "_parents",
+        "_reported",
         "_rules",
         "_top",
         "_wild",
@@ -82,6 +83,7 @@ class Matcher:
         self.crawl_delay = crawl_delay
         self._rules = rules
         self._lines: dict[tuple[bool, str], int] | None = None
+        self._reported: dict[Entry, Rule] | None = None  # wildcard rules, once reported
         wild_sorted, crowds, uncrowded, top = _file_wild(wild or {})
         keys = sorted(plain.keys() | wild_sorted.keys()) if wild_sorted else sorted(plain)
         uncrowded += len(plain)
@@ -118,13 +120,18 @@ class Matcher:
     def _as_rule(self, entry: Entry) -> Rule:
         """A rule as reported: a wildcard rule's pattern is read again from its line, the
         one line of that answer writing a pattern that long (an allowed index page and
-        its directory rule share a line)."""
+        its directory rule share a line). Kept once read: a crawl reports the rule of
+        every refusal, and few rules refuse."""
         prio, allow, line = entry[0], entry[1], entry[2]
         if entry[3] == PLAIN:
             return Rule(allow, entry[6], line or None)
-        rules = self._rules() if self._rules is not None else ()
-        found = (p for n, a, p in rules if n == line and a == allow and len(p) == prio)
-        return Rule(allow, next(found, entry[6]), line or None)
+        reported = self._reported = self._reported or {}
+        rule = reported.get(entry)
+        if rule is None:
+            rules = self._rules() if self._rules is not None else ()
+            found = (p for n, a, p in rules if n == line and a == allow and len(p) == prio)
+            rule = reported[entry] = Rule(allow, next(found, entry[6]), line or None)
+        return rule
 
     def _line(self, allow: bool, pattern: str) -> int:
         """The first line of a plain rule (0: none, as for a rule no line wrote)."""

@@ -55,7 +55,9 @@ class RobotsTxt:
         self._agents = agents or {}
         self._star = star or []
         self._fallback = fallback  # what applies when no group does
-        self._matchers: dict[str | None, Matcher] = {}
+        # By User-Agent; "" (no crawler's name, so the groups for "*") holds the matcher
+        # every crawler no group names shares. Keys all str: a smaller, faster dictionary.
+        self._matchers: dict[str, Matcher] = {}
         self._sitemaps: tuple[str, ...] | None = None
         self._usage: UsageIndex | None = None
         # "scheme://authority/" of the last URL asked about: one robots.txt serves one
@@ -196,11 +198,11 @@ class RobotsTxt:
             # agents it names.
             matcher = build(self._data, self._spans, indexes, token)
         else:
-            shared = self._matchers.get(None)
+            shared = self._matchers.get("")
             if shared is None:
                 star = self._star
                 shared = build(self._data, self._spans, star, None) if star else self._fallback
-                self._matchers[None] = shared
+                self._matchers[""] = shared
             matcher = shared
         if len(self._matchers) < _MAX_CACHED_AGENTS:
             self._matchers[user_agent] = matcher

@@ -18,6 +18,8 @@ from .lines import MAX_BYTES
 from .patterns import FIND, PLAIN, Entry, tail_matches
 from .precedence import Decision, Rule, as_decision, best_first, better
 
+# The wildcard rules of most matchers: none, in one dictionary they share (never written).
+_NO_WILD: dict[str, tuple[Entry, ...]] = {}
 # Where the Crowd of every uncrowded prefix's keyed rules is kept (no prefix has a "\n").
 _SPREAD = "\n"
 #: What a plain rule says, in the dictionary a ``Matcher`` is built from.
@@ -331,7 +333,7 @@ def _file_wild(
             crowds[prefix] = _LINEAR_WORK // len(same) - 32
         else:
             uncrowded += len(same)
-    return filed, crowds, uncrowded, top
+    return filed or _NO_WILD, crowds, uncrowded, top
 
 
 def _parents(keys: list[str]) -> list[int]:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_right
-from collections.abc import Callable, Iterator
 from itertools import repeat
+from typing import Protocol
 
 from .crowd import Crowd, best_in_crowd, keyed, matching_in_crowd
 from .lines import MAX_BYTES
@@ -27,8 +27,21 @@ DISALLOWS = 1
 ALLOWS = 2
 # A rule found (see ``Matcher.find``).
 Best = int | Entry | None
-# Every rule line of a matcher's groups, (line, allow, normalised pattern), in file order.
-RuleLines = Callable[[], Iterator[tuple[int, bool, str]]]
+
+
+class RuleLines(Protocol):
+    """Where a matcher's rules are written: read only when a line or pattern is reported
+    (a matcher keeps a plain rule without its line, a wildcard rule without its pattern)."""
+
+    def line(self, allow: bool, pattern: str) -> int:
+        """The first line of a plain rule (0: no line wrote it)."""
+
+    def pattern(self, entry: Entry) -> str:
+        """The pattern of a wildcard rule as its line writes it."""
+
+    def every_line(self, patterns: set[str]) -> list[Rule]:
+        """The rules of ``patterns`` at every line that writes them, in file order."""
+
 
 #: From this many rules on one literal prefix, they may be indexed by a ``Crowd``; fewer
 #: are always tried in turn.
@@ -61,11 +74,9 @@ class Matcher:
         "_flags",
         "_indexed",
         "_keys",
-        "_lines",
         "_long",
         "_longest",
         "_parents",
-        "_reported",
         "_rules",
         "_top",
         "_wild",
@@ -80,12 +91,9 @@ class Matcher:
         rules: RuleLines | None = None,
     ) -> None:
         """``plain``: plain patterns, ``DISALLOWS`` or ``ALLOWS`` each; ``wild``: the other
-        rules by literal prefix; ``rules``: every rule line as (line, allow, pattern), in
-        file order, read again only when a plain rule's line is asked for."""
+        rules by literal prefix; ``rules``: where they are written (None: nowhere)."""
         self.crawl_delay = crawl_delay
         self._rules = rules
-        self._lines: dict[tuple[bool, str], int] | None = None
-        self._reported: dict[Entry, Rule] | None = None  # wildcard rules, once reported
         wild_sorted, crowds, uncrowded, top = _file_wild(wild or {})
         keys = sorted(plain.keys() | wild_sorted.keys()) if wild_sorted else sorted(plain)
         uncrowded += len(plain)
@@ -120,30 +128,14 @@ class Matcher:
         return (len(key), allow, self._line(allow, key), PLAIN, "", (), key)
 
     def _as_rule(self, entry: Entry) -> Rule:
-        """A rule as reported: a wildcard rule's pattern is read again from its line, the
-        one line of that answer writing a pattern that long (an allowed index page and
-        its directory rule share a line). Kept once read: a crawl reports the rule of
-        every refusal, and few rules refuse."""
-        prio, allow, line = entry[0], entry[1], entry[2]
-        if entry[3] == PLAIN:
-            return Rule(allow, entry[6], line or None)
-        reported = self._reported = self._reported or {}
-        rule = reported.get(entry)
-        if rule is None:
-            rules = self._rules() if self._rules is not None else ()
-            found = (p for n, a, p in rules if n == line and a == allow and len(p) == prio)
-            rule = reported[entry] = Rule(allow, next(found, entry[6]), line or None)
-        return rule
+        """A rule as reported, with its pattern as written."""
+        rules = self._rules
+        pattern = entry[6] if entry[3] == PLAIN or rules is None else rules.pattern(entry)
+        return Rule(entry[1], pattern, entry[2] or None)
 
     def _line(self, allow: bool, pattern: str) -> int:
         """The first line of a plain rule (0: none, as for a rule no line wrote)."""
-        lines = self._lines = self._lines or {}
-        line = lines.get((allow, pattern))
-        if line is None:
-            rules = self._rules() if self._rules is not None else ()
-            found = (n for n, a, p in rules if a == allow and p == pattern)
-            line = lines[allow, pattern] = next(found, 0)
-        return line
+        return 0 if self._rules is None else self._rules.line(allow, pattern)
 
     def _priority(self, best: Best) -> int:
         """The priority of a rule found (None: 0, below every rule)."""
@@ -309,7 +301,7 @@ class Matcher:
                     )
             index = self._parents[index]
         if found and self._rules is not None:
-            return _every_line({self._as_rule(entry).pattern for entry in found}, self._rules)
+            return self._rules.every_line({self._as_rule(entry).pattern for entry in found})
         return [self._as_rule(entry) for entry in found]
 
 
@@ -376,16 +368,6 @@ def _spread(wild: dict[str, tuple[Entry, ...]], crowds: dict[str, int] | None) -
         if keyed(entry)
     ]
     return tuple(sorted(spread, key=best_first))
-
-
-def _every_line(patterns: set[str], rules: RuleLines) -> list[Rule]:
-    """The rules of ``patterns`` at every line that writes them: a matcher keeps each
-    rule once, at its first line (a plain pattern also only as allow)."""
-    return [
-        Rule(allow, pattern, line or None)
-        for line, allow, pattern in rules()
-        if pattern in patterns
-    ]
 
 
 NO_RULES = Matcher({})

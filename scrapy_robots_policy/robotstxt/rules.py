@@ -18,6 +18,7 @@ from .agents import first_naming, group_span
 from .lines import ALLOW_VALUE, BLANKS, CRAWL_DELAY_VALUE, DISALLOW_VALUE, GROUP_LINE
 from .matcher import ALLOWS, DISALLOWS, NO_RULES, Matcher
 from .patterns import Entry, compile_pattern, normalize_pattern
+from .precedence import Rule
 
 
 def build(data: bytes, spans: array[int], indexes: list[int], token: bytes | None) -> Matcher:
@@ -61,7 +62,7 @@ def build(data: bytes, spans: array[int], indexes: list[int], token: bytes | Non
     plain_rules.pop("", None)
     if not plain_rules and not wild and delay is None:
         return NO_RULES
-    return Matcher(plain_rules, wild, delay, _GroupRules(data, spans, indexes))
+    return Matcher(plain_rules, wild, delay, _GroupLines(data, spans, indexes))
 
 
 def _read_values(
@@ -125,19 +126,43 @@ def _pattern(value: str, ascii_only: bool) -> str:
     return value
 
 
-class _GroupRules:
-    """The ``RuleLines`` of some groups: a matcher reads its rules' lines again only when
-    a decision or explain reports them. (A ``partial`` of ``_rule_lines`` costs three
-    times the memory, and a crawl keeps a matcher per origin.)"""
+class _GroupLines:
+    """The ``RuleLines`` of some groups: their lines are read again only when a rule is
+    reported, and what a report found is kept (a crawl reports the rule of every refusal,
+    and few rules refuse)."""
 
-    __slots__ = ("_data", "_indexes", "_spans")
+    __slots__ = ("_data", "_indexes", "_lines", "_patterns", "_spans")
 
     def __init__(self, data: bytes, spans: array[int], indexes: list[int]) -> None:
         self._data = data
         self._spans = spans
         self._indexes = indexes
+        self._lines: dict[tuple[bool, str], int] | None = None
+        self._patterns: dict[Entry, str] | None = None
 
-    def __call__(self) -> Iterator[tuple[int, bool, str]]:
+    def line(self, allow: bool, pattern: str) -> int:
+        lines = self._lines = self._lines or {}
+        line = lines.get((allow, pattern))
+        if line is None:
+            found = (n for n, a, p in self._read() if a == allow and p == pattern)
+            line = lines[allow, pattern] = next(found, 0)
+        return line
+
+    def pattern(self, entry: Entry) -> str:
+        # The one line of that answer writing a pattern that long (an allowed index page
+        # and its directory rule share a line).
+        patterns = self._patterns = self._patterns or {}
+        pattern = patterns.get(entry)
+        if pattern is None:
+            prio, allow, line = entry[0], entry[1], entry[2]
+            found = (p for n, a, p in self._read() if n == line and a == allow and len(p) == prio)
+            pattern = patterns[entry] = next(found, entry[6])
+        return pattern
+
+    def every_line(self, patterns: set[str]) -> list[Rule]:
+        return [Rule(a, p, n or None) for n, a, p in self._read() if p in patterns]
+
+    def _read(self) -> Iterator[tuple[int, bool, str]]:
         return _rule_lines(self._data, self._spans, self._indexes)
 
 

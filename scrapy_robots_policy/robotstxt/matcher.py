@@ -49,7 +49,9 @@ _CROWD = 16
 #: The index answers a question when trying the rules in turn would cost more: when
 #: (rules) x (rest of the path + 32) is above this. It is built the first time.
 _LINEAR_WORK = 65_536
-#: The same bound for the rules of all the uncrowded prefixes of a path together.
+#: The same bound for the keyed rules of all the uncrowded prefixes of a path together
+#: (a rule with a literal piece after a "*": each costs a search of the path; a plain or
+#: an unkeyed rule costs a comparison, on either way of asking).
 _SPREAD_WORK = 65_536
 
 
@@ -94,18 +96,17 @@ class Matcher:
         rules by literal prefix; ``rules``: where they are written (None: nowhere)."""
         self.crawl_delay = crawl_delay
         self._rules = rules
-        wild_sorted, crowds, uncrowded, top = _file_wild(wild or {})
+        wild_sorted, crowds, spread, top = _file_wild(wild or {})
         keys = sorted(plain.keys() | wild_sorted.keys()) if wild_sorted else sorted(plain)
-        uncrowded += len(plain)
         self._keys = keys
         # Per prefix: 0 (no plain rule), DISALLOWS or ALLOWS.
         self._flags = bytes(map(plain.get, keys, repeat(0)))
         self._parents = _parents(keys)
         self._wild = wild_sorted
         self._top = top  # the longest wildcard rule: no ancestor holds a longer one
-        # Paths up to this long never have too many rules on their prefixes' chain to
-        # try in turn (see ``_longest``).
-        self._long = _SPREAD_WORK // uncrowded - 32 if uncrowded else MAX_BYTES
+        # Paths up to this long never have too many keyed rules on their prefixes'
+        # chain to try in turn (see ``_chain_limits``).
+        self._long = _SPREAD_WORK // spread - 32 if spread else MAX_BYTES
         self._longest: array[int] | None = None
         self._crowds = crowds
         self._indexed: dict[str, Crowd] | None = None  # most matchers never build one
@@ -227,12 +228,12 @@ class Matcher:
         return best if found is current else found
 
     def _chain_limits(self) -> array[int]:
-        """Per prefix, the path length above which the rules of its chain's uncrowded
-        prefixes are too many to try in turn (1,000 nested "/a...a*b<k>"): a longer path
-        asks the Crowd of them all (``_best_spread``)."""
+        """Per prefix, the path length above which the keyed rules of its chain's
+        uncrowded prefixes are too many to try in turn (1,000 nested "/a...a*b<k>"): a
+        longer path asks the Crowd of them all (``_best_spread``)."""
         if self._longest is None:
             self._longest = _spread_limits(
-                self._keys, self._flags, self._wild, self._crowds or {}, self._parents
+                self._keys, self._wild, self._crowds or {}, self._parents
             )
         return self._longest
 
@@ -310,11 +311,11 @@ def _file_wild(
 ) -> tuple[dict[str, tuple[Entry, ...]], dict[str, int] | None, int, int]:
     """(the rules with a "*" or "$" by prefix, best first; the prefixes with enough of
     them for a Crowd, each with the length of the rest of the path above which it
-    answers (see _LINEAR_WORK), built on first use; how many rules the others have; the
-    longest rule)."""
+    answers (see _LINEAR_WORK), built on first use; how many keyed rules the others have;
+    the longest rule)."""
     filed: dict[str, tuple[Entry, ...]] = {}
     crowds: dict[str, int] | None = None
-    uncrowded = top = 0
+    spread = top = 0
     for prefix, same in wild.items():
         same.sort(key=best_first)
         filed[prefix] = tuple(same)
@@ -324,8 +325,8 @@ def _file_wild(
                 crowds = {}
             crowds[prefix] = _LINEAR_WORK // len(same) - 32
         else:
-            uncrowded += len(same)
-    return filed or _NO_WILD, crowds, uncrowded, top
+            spread += sum(map(keyed, same))
+    return filed or _NO_WILD, crowds, spread, top
 
 
 def _parents(keys: list[str]) -> list[int]:
@@ -343,16 +344,15 @@ def _parents(keys: list[str]) -> list[int]:
 
 def _spread_limits(
     keys: list[str],
-    flags: bytes,
     wild: dict[str, tuple[Entry, ...]],
     crowds: dict[str, int],
     parents: list[int],
 ) -> array[int]:
-    """Per prefix, the path length above which its chain's uncrowded rules are too
+    """Per prefix, the path length above which its chain's uncrowded keyed rules are too
     many to try in turn (see ``Matcher._chain_limits``)."""
     chained: list[int] = []
     for index, key in enumerate(keys):
-        own = (flags[index] > 0) + (0 if key in crowds else len(wild.get(key, ())))
+        own = 0 if key in crowds else sum(map(keyed, wild.get(key, ())))
         parent = parents[index]
         chained.append(own + chained[parent] if parent >= 0 else own)
     return array("i", [_SPREAD_WORK // n - 32 if n else MAX_BYTES for n in chained])

@@ -39,8 +39,8 @@ class RuleLines(Protocol):
     def pattern(self, entry: Entry) -> str:
         """The pattern of a wildcard rule as its line writes it."""
 
-    def every_line(self, patterns: set[str]) -> list[Rule]:
-        """The rules of ``patterns`` at every line that writes them, in file order."""
+    def every_line(self, found: list[Entry]) -> list[Rule]:
+        """The rules ``found`` at every line that writes them, in file order."""
 
 
 #: From this many rules on one literal prefix, they may be indexed by a ``Crowd``; fewer
@@ -302,7 +302,7 @@ class Matcher:
                     )
             index = self._parents[index]
         if found and self._rules is not None:
-            return self._rules.every_line({self._as_rule(entry).pattern for entry in found})
+            return self._rules.every_line(found)
         return [self._as_rule(entry) for entry in found]
 
 

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from .agents import first_naming, group_span
 from .lines import ALLOW_VALUE, BLANKS, CRAWL_DELAY_VALUE, DISALLOW_VALUE, GROUP_LINE
 from .matcher import ALLOWS, DISALLOWS, NO_RULES, Matcher
-from .patterns import Entry, compile_pattern, normalize_pattern
+from .patterns import PLAIN, Entry, compile_pattern, normalize_pattern
 from .precedence import Rule
 
 
@@ -159,8 +159,14 @@ class _GroupLines:
             pattern = patterns[entry] = next(found, entry[6])
         return pattern
 
-    def every_line(self, patterns: set[str]) -> list[Rule]:
-        return [Rule(a, p, n or None) for n, a, p in self._read() if p in patterns]
+    def every_line(self, found: list[Entry]) -> list[Rule]:
+        # One reading of the lines for all the rules found (a path of explain can match
+        # thousands): a wildcard rule is known by its line, answer and length.
+        patterns = {entry[6] for entry in found if entry[3] == PLAIN}
+        wild = {(entry[2], entry[1], entry[0]) for entry in found if entry[3] != PLAIN}
+        lines = list(self._read())
+        patterns.update(p for n, a, p in lines if (n, a, len(p)) in wild)
+        return [Rule(a, p, n or None) for n, a, p in lines if p in patterns]
 
     def _read(self) -> Iterator[tuple[int, bool, str]]:
         return _rule_lines(self._data, self._spans, self._indexes)

@@ -12,24 +12,45 @@ from __future__ import annotations
 
 import math
 from array import array
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from .agents import first_naming, group_span
 from .lines import ALLOW_VALUE, BLANKS, CRAWL_DELAY_VALUE, DISALLOW_VALUE, GROUP_LINE
-from .matcher import ALLOWS, DISALLOWS, NO_RULES, Matcher
+from .matcher import ALLOWS, DISALLOWS, NO_RULES, CompiledRules, Matcher
 from .patterns import PLAIN, Entry, compile_pattern, normalize_pattern
 from .precedence import Rule
 
 
+def _compiled_reader() -> Callable[[bytes, array[int], list[int]], CompiledRules | None] | None:
+    """``_native.read`` in the compiled build, else None."""
+    try:
+        from ._native import read
+    except ImportError:
+        return None
+    return read
+
+
+#: Reads the rules of groups in C (see ``native/``), or None in the pure install.
+READ_COMPILED = _compiled_reader()
+
+
 def build(data: bytes, spans: array[int], indexes: list[int], token: bytes | None) -> Matcher:
     """Read the rule lines of the given groups (merged, in file order) for ``token``."""
+    if READ_COMPILED is not None:
+        compiled = READ_COMPILED(data, spans, indexes)
+        if compiled is not None:
+            delay = None
+            if compiled.crawl_delay_lines:
+                delay = _crawl_delay(data, spans, indexes, token)
+            if not compiled.rule_count() and delay is None:
+                return NO_RULES
+            return Matcher({}, None, delay, _GroupLines(data, spans, indexes), compiled)
     allows: list[str] = []
     disallows: list[str] = []
     wild: dict[str, list[Entry]] = {}
-    delay: float | None = None
     pos, first_line = 0, 1  # counted on from the last group: linear in the file
     for index in indexes:
-        group_start, start, end = group_span(spans, index)
+        _, start, end = group_span(spans, index)
         first_line += data.count(b"\n", pos, start)
         pos = start
         text = data[start:end].decode("latin-1")
@@ -45,24 +66,38 @@ def build(data: bytes, spans: array[int], indexes: list[int], token: bytes | Non
             plain = text.isascii() and "%" not in text
             _read_values(wild, allows, allowed, True, first_line, plain)
             _read_values(wild, disallows, disallowed, False, first_line, plain)
-        if delay is None and "rawl" in text.lower():
-            # Crawl-delay lines may stand among a group's user-agent lines (they do not
-            # end the run, and then the group is read from its start): each agent takes
-            # the first one after its own user-agent line, "User-agent: a / Crawl-delay:
-            # 1 / User-agent: b / Crawl-delay: 2" gives b 2 seconds.
-            after = 0
-            if start == group_start:
-                named = max(first_naming(data, (group_start, start, end), token), start)
-                after = data.count(b"\n", start, named) + 1
-            delay = _first_delay(CRAWL_DELAY_VALUE.findall(text)[after:])
     # Allow wins over a disallow of the same pattern; "" is no rule (Google: an empty
     # value matches nothing), and a line of another kind reads as "".
     plain_rules = dict.fromkeys(disallows, DISALLOWS)
     plain_rules.update(dict.fromkeys(allows, ALLOWS))
     plain_rules.pop("", None)
+    delay = _crawl_delay(data, spans, indexes, token)
     if not plain_rules and not wild and delay is None:
         return NO_RULES
     return Matcher(plain_rules, wild, delay, _GroupLines(data, spans, indexes))
+
+
+def _crawl_delay(
+    data: bytes, spans: array[int], indexes: list[int], token: bytes | None
+) -> float | None:
+    """The Crawl-delay of the first of the groups with a valid one, for ``token``."""
+    for index in indexes:
+        group_start, start, end = group_span(spans, index)
+        text = data[start:end]
+        if b"rawl" not in text.lower():
+            continue
+        # Crawl-delay lines may stand among a group's user-agent lines (they do not
+        # end the run, and then the group is read from its start): each agent takes
+        # the first one after its own user-agent line, "User-agent: a / Crawl-delay:
+        # 1 / User-agent: b / Crawl-delay: 2" gives b 2 seconds.
+        after = 0
+        if start == group_start:
+            named = max(first_naming(data, (group_start, start, end), token), start)
+            after = data.count(b"\n", start, named) + 1
+        delay = _first_delay(CRAWL_DELAY_VALUE.findall(text.decode("latin-1"))[after:])
+        if delay is not None:
+            return delay
+    return None
 
 
 def _read_values(

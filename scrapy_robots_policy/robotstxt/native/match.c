@@ -228,7 +228,9 @@ fail:
 /* --- questions -------------------------------------------------------------------- */
 
 /* The grams a path holds, hashed into a bitmap: built once per question, for long paths
- * only, its size keeps it sparse (at most one bit in 16 set). */
+ * only. Its size keeps it sparse (at most one bit in 16 set) up to 2 MB, for a path of
+ * 256K characters; a longer one sets more bits, which lets more rules through to a
+ * search, never fewer. */
 typedef struct {
     uint64_t *bits;
     int shift; /* a hash's top bits index the bitmap */
@@ -244,7 +246,7 @@ static int holds_grams(const Tables *self, Grams *grams, const char *path, Py_ss
                        const Rule *rule) {
     if (grams->bits == NULL && !grams->failed) {
         int log = 12;
-        while (log < 31 && ((Py_ssize_t)1 << log) < 64 * n) log++;
+        while (log < 24 && ((Py_ssize_t)1 << log) < 64 * n) log++;
         grams->bits = PyMem_Calloc((size_t)1 << (log - 6), sizeof(uint64_t));
         if (grams->bits == NULL) {
             grams->failed = 1; /* no filter: every rule is searched for */

@@ -14,7 +14,7 @@ import math
 from array import array
 from collections.abc import Callable, Iterator
 
-from .agents import first_naming, group_span
+from .agents import Span, first_naming, group_span
 from .lines import ALLOW_VALUE, BLANKS, CRAWL_DELAY_VALUE, DISALLOW_VALUE, GROUP_LINE
 from .matcher import ALLOWS, DISALLOWS, NO_RULES, CompiledRules, Matcher
 from .patterns import PLAIN, Entry, compile_pattern, normalize_pattern
@@ -39,18 +39,15 @@ def build(data: bytes, spans: array[int], indexes: list[int], token: bytes | Non
     if READ_COMPILED is not None:
         compiled = READ_COMPILED(data, spans, indexes)
         if compiled is not None:
-            delay = None
-            if compiled.crawl_delay_lines:
-                delay = _crawl_delay(data, spans, indexes, token)
-            if not compiled.rule_count() and delay is None:
-                return NO_RULES
-            return Matcher({}, None, delay, _GroupLines(data, spans, indexes), compiled)
+            return _compiled_matcher(compiled, data, spans, indexes, token)
     allows: list[str] = []
     disallows: list[str] = []
     wild: dict[str, list[Entry]] = {}
+    delay: float | None = None
     pos, first_line = 0, 1  # counted on from the last group: linear in the file
     for index in indexes:
-        _, start, end = group_span(spans, index)
+        span = group_span(spans, index)
+        _, start, end = span
         first_line += data.count(b"\n", pos, start)
         pos = start
         text = data[start:end].decode("latin-1")
@@ -66,38 +63,60 @@ def build(data: bytes, spans: array[int], indexes: list[int], token: bytes | Non
             plain = text.isascii() and "%" not in text
             _read_values(wild, allows, allowed, True, first_line, plain)
             _read_values(wild, disallows, disallowed, False, first_line, plain)
+        if delay is None:
+            delay = _delay_in(data, span, text, token)
     # Allow wins over a disallow of the same pattern; "" is no rule (Google: an empty
     # value matches nothing), and a line of another kind reads as "".
     plain_rules = dict.fromkeys(disallows, DISALLOWS)
     plain_rules.update(dict.fromkeys(allows, ALLOWS))
     plain_rules.pop("", None)
-    delay = _crawl_delay(data, spans, indexes, token)
     if not plain_rules and not wild and delay is None:
         return NO_RULES
     return Matcher(plain_rules, wild, delay, _GroupLines(data, spans, indexes))
 
 
-def _crawl_delay(
+def _compiled_matcher(
+    compiled: CompiledRules,
+    data: bytes,
+    spans: array[int],
+    indexes: list[int],
+    token: bytes | None,
+) -> Matcher:
+    """The matcher of rules read in C, with the Crawl-delay read here (only when a line's
+    key starts with "crawl")."""
+    delay = _first_delay_of(data, spans, indexes, token) if compiled.crawl_delay_lines else None
+    if not compiled.rule_count() and delay is None:
+        return NO_RULES
+    return Matcher({}, None, delay, _GroupLines(data, spans, indexes), compiled)
+
+
+def _first_delay_of(
     data: bytes, spans: array[int], indexes: list[int], token: bytes | None
 ) -> float | None:
-    """The Crawl-delay of the first of the groups with a valid one, for ``token``."""
+    """The Crawl-delay of the first of the groups that gives ``token`` one, or None."""
     for index in indexes:
-        group_start, start, end = group_span(spans, index)
-        text = data[start:end]
-        if b"rawl" not in text.lower():
-            continue
-        # Crawl-delay lines may stand among a group's user-agent lines (they do not
-        # end the run, and then the group is read from its start): each agent takes
-        # the first one after its own user-agent line, "User-agent: a / Crawl-delay:
-        # 1 / User-agent: b / Crawl-delay: 2" gives b 2 seconds.
-        after = 0
-        if start == group_start:
-            named = max(first_naming(data, (group_start, start, end), token), start)
-            after = data.count(b"\n", start, named) + 1
-        delay = _first_delay(CRAWL_DELAY_VALUE.findall(text.decode("latin-1"))[after:])
+        span = group_span(spans, index)
+        delay = _delay_in(data, span, data[span[1] : span[2]].decode("latin-1"), token)
         if delay is not None:
             return delay
     return None
+
+
+def _delay_in(data: bytes, span: Span, text: str, token: bytes | None) -> float | None:
+    """The Crawl-delay a group's ``text`` (its lines from ``span``'s rules on) gives
+    ``token``, or None."""
+    if "rawl" not in text.lower():
+        return None
+    # Crawl-delay lines may stand among a group's user-agent lines (they do not end the
+    # run, and then the group is read from its start): each agent takes the first one
+    # after its own user-agent line, "User-agent: a / Crawl-delay: 1 / User-agent: b /
+    # Crawl-delay: 2" gives b 2 seconds.
+    group_start, start, _ = span
+    after = 0
+    if start == group_start:
+        named = max(first_naming(data, span, token), start)
+        after = data.count(b"\n", start, named) + 1
+    return _first_delay(CRAWL_DELAY_VALUE.findall(text)[after:])
 
 
 def _read_values(

@@ -244,6 +244,7 @@ static uint32_t gram_hash(uint32_t gram, int shift) { return (gram * 2654435761u
 
 static int holds_grams(const Tables *self, Grams *grams, const char *path, Py_ssize_t n,
                        const Rule *rule) {
+    if (rule->gram_count == 0) return 1; /* "/a*": nothing to look for */
     if (grams->bits == NULL && !grams->failed) {
         int log = 12;
         while (log < 24 && ((Py_ssize_t)1 << log) < 64 * n) log++;

@@ -5,12 +5,12 @@
     python bench/bench_robotstxt.py --worst-case  # adversarial files and 2 KB / 100 KB URLs
 
 Peers: scrapy_robots_policy.RobotsTxt (ours, as installed: Python, or compiled with mypyc
-after an install with SCRAPY_ROBOTS_POLICY_COMPILE=1; the first line says which), Protego
-(Scrapy's default parser, the baseline), and when installed (the ``bench`` extra):
-texting_robots (Rust through PyO3), Google's C++ reference parser through jwm.robotstxt
-(pybind) and through fast-robotstxt (ctypes). Agents are given to the other peers as
-Google's matcher reads them (the leading run of [A-Za-z_-]); ours is given the whole
-User-Agent.
+and its rules read and matched in C after an install with SCRAPY_ROBOTS_POLICY_COMPILE=1;
+the first line says which), Protego (Scrapy's default parser, the baseline), and when
+installed (the ``bench`` extra): texting_robots (Rust through PyO3), Google's C++
+reference parser through jwm.robotstxt (pybind) and through fast-robotstxt (ctypes).
+Agents are given to the other peers as Google's matcher reads them (the leading run of
+[A-Za-z_-]); ours is given the whole User-Agent.
 
 How each peer's parse is counted:
 
@@ -558,7 +558,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"corpus: {len(corpus)} files, {megabytes:.1f} MB, {FIRST_QUESTIONS} questions per "
         f"file; peers: {', '.join(p.name for p in everyone)}; {rounds} rounds; "
-        f"Python {sys.version.split()[0]}; ours {'compiled (mypyc)' if COMPILED else 'Python'}"
+        f"Python {sys.version.split()[0]}; "
+        f"ours {'compiled (mypyc, rules in C)' if COMPILED else 'Python'}"
     )
 
     samples: dict[tuple[str, str], list[float]] = {}

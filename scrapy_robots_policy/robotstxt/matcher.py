@@ -20,7 +20,7 @@ from .precedence import Decision, Rule, as_decision, best_first, better
 
 # The wildcard rules of most matchers: none, in one dictionary they share (never written).
 _NO_WILD: dict[str, tuple[Entry, ...]] = {}
-# The parents of no prefix (a matcher of compiled rules, or of none), shared likewise.
+# The parents of no prefix (a matcher whose rules are in C, or that has none), shared.
 _NO_PARENTS: list[int] = []
 # Where the Crowd of every uncrowded prefix's keyed rules is kept (no prefix has a "\n").
 _SPREAD = "\n"
@@ -29,29 +29,6 @@ DISALLOWS = 1
 ALLOWS = 2
 # A rule found (see ``Matcher.find``).
 Best = int | Entry | None
-
-
-class CompiledRules(Protocol):
-    """The rules of some groups read and filed in C (``native/``, the compiled build):
-    the same answers as a Matcher's own tables, a rule found given as ``find`` gives a
-    plain one (its number, ``~`` it when it allows)."""
-
-    def find(self, path: str, /) -> int | None:
-        """The deciding rule for a normalised path."""
-
-    def matching(self, path: str, /) -> list[int]:
-        """Every rule matching a normalised path."""
-
-    def rule(self, index: int, /) -> tuple[int, bool, int, str]:
-        """(priority, allow, line, pattern) of a rule."""
-
-    def rule_count(self) -> int:
-        """How many distinct rules."""
-
-    @property
-    def crawl_delay_lines(self) -> bool:
-        """Whether a line of the groups starts with the key "crawl" (else no Crawl-delay
-        applies, and the lines need no other reading)."""
 
 
 class RuleLines(Protocol):
@@ -97,7 +74,6 @@ class Matcher:
     """
 
     __slots__ = (
-        "_compiled",
         "_crowds",
         "_flags",
         "_indexed",
@@ -117,15 +93,11 @@ class Matcher:
         wild: dict[str, list[Entry]] | None = None,
         crawl_delay: float | None = None,
         rules: RuleLines | None = None,
-        compiled: CompiledRules | None = None,
     ) -> None:
         """``plain``: plain patterns, ``DISALLOWS`` or ``ALLOWS`` each; ``wild``: the other
-        rules by literal prefix; ``rules``: where they are written (None: nowhere);
-        ``compiled``: all the rules, read in C instead (then ``plain`` and ``wild`` are
-        empty)."""
+        rules by literal prefix; ``rules``: where they are written (None: nowhere)."""
         self.crawl_delay = crawl_delay
         self._rules = rules
-        self._compiled = compiled
         wild_sorted, crowds, spread, top = _file_wild(wild) if wild else (_NO_WILD, None, 0, 0)
         keys = sorted(plain.keys() | wild_sorted.keys()) if wild_sorted else sorted(plain)
         self._keys = keys
@@ -154,17 +126,9 @@ class Matcher:
         """A rule ``find`` found as an Entry, its line looked up."""
         if not isinstance(best, int):
             return best
-        if self._compiled is not None:
-            return self._compiled_entry(self._compiled, best)
         allow = best < 0
         key = self._keys[~best if allow else best]
         return (len(key), allow, self._line(allow, key), PLAIN, "", (), key)
-
-    @staticmethod
-    def _compiled_entry(compiled: CompiledRules, found: int) -> Entry:
-        """A rule of the compiled rules, reported as a plain rule is: by its pattern."""
-        prio, allow, line, pattern = compiled.rule(~found if found < 0 else found)
-        return (prio, allow, line, PLAIN, "", (), pattern)
 
     def _as_rule(self, entry: Entry) -> Rule:
         """A rule as reported, with its pattern as written."""
@@ -189,9 +153,6 @@ class Matcher:
         with a "*" or "$" as its Entry, a plain rule as the index of its prefix, ``~``
         that index when it allows (so ``RobotsTxt.allowed`` reads the answer without
         another call)."""
-        compiled = self._compiled
-        if compiled is not None:
-            return compiled.find(path)
         keys = self._keys
         index = bisect_right(keys, path) - 1
         if index < 0:
@@ -323,17 +284,6 @@ class Matcher:
     def matching(self, path: str) -> list[Rule]:
         """Every rule matching a normalised path, in no particular order, with every line
         that writes it."""
-        compiled = self._compiled
-        if compiled is not None:
-            found = [self._compiled_entry(compiled, i) for i in compiled.matching(path)]
-        else:
-            found = self._matching(path)
-        if found and self._rules is not None:
-            return self._rules.every_line(found)
-        return [self._as_rule(entry) for entry in found]
-
-    def _matching(self, path: str) -> list[Entry]:
-        """Every rule of the tables matching a normalised path."""
         keys = self._keys
         crowds = self._crowds
         found: list[Entry] = []
@@ -353,7 +303,9 @@ class Matcher:
                         if tail_matches(path, len(key), entry[3], entry[4], entry[5])
                     )
             index = self._parents[index]
-        return found
+        if found and self._rules is not None:
+            return self._rules.every_line(found)
+        return [self._as_rule(entry) for entry in found]
 
 
 def _file_wild(

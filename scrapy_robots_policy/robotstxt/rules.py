@@ -15,8 +15,9 @@ from array import array
 from collections.abc import Callable, Iterator
 
 from .agents import Span, first_naming, group_span
+from .compiled import CompiledMatcher, CompiledRules
 from .lines import ALLOW_VALUE, BLANKS, CRAWL_DELAY_VALUE, DISALLOW_VALUE, GROUP_LINE
-from .matcher import ALLOWS, DISALLOWS, NO_RULES, CompiledRules, Matcher
+from .matcher import ALLOWS, DISALLOWS, NO_RULES, Matcher
 from .patterns import PLAIN, Entry, compile_pattern, normalize_pattern
 from .precedence import Rule
 
@@ -87,7 +88,7 @@ def _compiled_matcher(
     delay = _first_delay_of(data, spans, indexes, token) if compiled.crawl_delay_lines else None
     if not compiled.rule_count() and delay is None:
         return NO_RULES
-    return Matcher({}, None, delay, _GroupLines(data, spans, indexes), compiled)
+    return CompiledMatcher(compiled, delay, _GroupLines(data, spans, indexes))
 
 
 def _first_delay_of(

@@ -15,7 +15,8 @@ the parser emits line events to handlers and the matcher is one of them:
 * ``sitemaps``; ``usage``: Content-Signal and Content-Usage lines; ``report``:
   ``explain``; ``facade``: ``RobotsTxt``.
 * ``native/``: in the compiled build only, ``rules`` and ``matcher`` again in C, for the
-  groups that are ASCII without a "%" (the tests hold both to the same answers).
+  groups that are ASCII without a "%" (the tests hold both to the same answers);
+  ``compiled``: the ``Matcher`` that asks them.
 
 Where Google's parser and RFC 9309 disagree, Google wins, except for percent-encoding,
 where RFC 9309 sections 2.2.2 and 2.2.3 are followed (see ``normalize_path``), and for

@@ -237,3 +237,21 @@ def test_thousands_of_wildcard_rules_answer_alike_compiled_and_as_python(
         path = filler + held if at_end else filler + held + filler
         url = "https://example.com" + path
         assert answers(compiled, url, "FooBot") == answers(python, url, "FooBot")
+
+
+@compiled_only
+@settings(max_examples=300, deadline=None)
+@given(
+    body=st.text(alphabet=st.characters(max_codepoint=127), max_size=400),
+    path=_LONG_PATH,
+    agent=st.sampled_from(["FooBot", "Other"]),
+)
+def test_any_ascii_file_answers_alike_compiled_and_as_python(
+    python_engine: ModuleType, body: str, path: str, agent: str
+) -> None:
+    # Any ASCII file: the only kind the C reader reads (control characters, stray
+    # separators, NULs and "\r" included).
+    url = "https://example.com" + path
+    compiled, python = RobotsTxt.parse(body), python_engine.RobotsTxt.parse(body)
+    assert answers(compiled, url, agent) == answers(python, url, agent)
+    assert explained(compiled, url, agent) == explained(python, url, agent)

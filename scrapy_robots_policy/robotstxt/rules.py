@@ -5,7 +5,9 @@ prefix, and its Crawl-delay).
 The values of a group are read at C speed, one list per key with an item per line
 (``ALLOW_VALUE`` ...), so a rule's line number is its position in the list: Python
 only looks at the distinct values of groups that have "*", "$", "%" or non-ASCII
-octets, and at Crawl-delay values.
+octets, and at Crawl-delay values. In the compiled build, groups that are ASCII without
+a "%" are read, filed and matched in C instead (``native/``, asked by
+``compiled.CompiledMatcher``); this builder still reads the others, and defines them all.
 """
 
 from __future__ import annotations

@@ -21,13 +21,10 @@ static int piece_grams(Builder *b, Rule *rule, const char *body, Py_ssize_t body
         Py_ssize_t size = (star ? star - body : body_len) - piece;
         int width = size < 4 ? (int)size : 4;
         if (width > 0) {
-            if (b->gram_count + 2 > b->gram_cap) {
-                Py_ssize_t cap = b->gram_cap ? 2 * b->gram_cap : 64;
-                uint32_t *grams = PyMem_Realloc(b->grams, (size_t)cap * sizeof(uint32_t));
-                if (grams == NULL) return -1;
-                b->grams = grams;
-                b->gram_cap = cap;
-            }
+            uint32_t *grams =
+                with_room(b->grams, &b->gram_cap, b->gram_count + 2, sizeof(uint32_t), 64);
+            if (grams == NULL) return -1;
+            b->grams = grams;
             b->grams[b->gram_count++] = gram_at(body + piece, width);
             b->grams[b->gram_count++] = gram_at(body + piece + size - width, width);
         }
@@ -376,13 +373,10 @@ Py_ssize_t *matching_rules(const Tables *self, const char *path, Py_ssize_t n,
         for (Py_ssize_t j = -1; found && j < key->count; j++) {
             Py_ssize_t i = j < 0 ? key->plain : self->order[key->wild + j];
             if (i < 0 || !tail_matches(self, &self->rules[i], path, n, &grams)) continue;
-            if (*count == size) {
-                size *= 2;
-                Py_ssize_t *more = PyMem_Realloc(found, (size_t)size * sizeof(Py_ssize_t));
-                if (more == NULL) PyMem_Free(found);
-                found = more;
-                if (found == NULL) break;
-            }
+            Py_ssize_t *more = with_room(found, &size, *count + 1, sizeof(Py_ssize_t), 16);
+            if (more == NULL) PyMem_Free(found);
+            found = more;
+            if (found == NULL) break;
             found[(*count)++] = i;
         }
     }

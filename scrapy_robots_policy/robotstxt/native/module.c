@@ -117,15 +117,15 @@ static PyObject *read_rules(PyObject *Py_UNUSED(module), PyObject *args) {
     Py_ssize_t span_count = spans.len / (Py_ssize_t)sizeof(int32_t);
     Builder b = {0};
     NativeRules *self = NULL;
+    int unread = 0; /* a group for the Python builder: answer None */
     Py_ssize_t pos = 0, line = 1;
     if (spans.itemsize != sizeof(int32_t)) {
         PyErr_SetString(PyExc_TypeError, "spans: array('i')");
         goto done;
     }
-    if (data.len > MAX_DATA) { /* never from RobotsTxt.parse: read in Python */
-        PyBuffer_Release(&data);
-        PyBuffer_Release(&spans);
-        Py_RETURN_NONE;
+    if (data.len > MAX_DATA) { /* never from RobotsTxt.parse */
+        unread = 1;
+        goto done;
     }
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(indexes); i++) {
         Py_ssize_t group = PyLong_AsSsize_t(PyList_GET_ITEM(indexes, i));
@@ -140,10 +140,8 @@ static PyObject *read_rules(PyObject *Py_UNUSED(module), PyObject *args) {
             goto done;
         }
         if (!reads(octets, start, end)) {
-            PyBuffer_Release(&data);
-            PyBuffer_Release(&spans);
-            free_builder(&b);
-            Py_RETURN_NONE;
+            unread = 1;
+            goto done;
         }
         for (const char *p = octets + pos; (p = memchr(p, '\n', (size_t)(octets + start - p)));
              p++)
@@ -173,6 +171,7 @@ done:
     PyBuffer_Release(&data);
     PyBuffer_Release(&spans);
     free_builder(&b);
+    if (unread) Py_RETURN_NONE;
     return (PyObject *)self;
 }
 

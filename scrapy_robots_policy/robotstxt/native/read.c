@@ -6,24 +6,16 @@
 #include "rules.h"
 
 int reserve_pool(Builder *b, Py_ssize_t more) {
-    if (b->pool_len + more <= b->pool_cap) return 0;
-    Py_ssize_t cap = b->pool_cap ? b->pool_cap : 4096;
-    while (cap < b->pool_len + more) cap *= 2;
-    char *pool = PyMem_Realloc(b->pool, (size_t)cap);
+    char *pool = with_room(b->pool, &b->pool_cap, b->pool_len + more, 1, 4096);
     if (pool == NULL) return -1;
     b->pool = pool;
-    b->pool_cap = cap;
     return 0;
 }
 
 static Rule *new_rule(Builder *b) {
-    if (b->count == b->cap) {
-        Py_ssize_t cap = b->cap ? b->cap * 2 : 64;
-        Rule *rules = PyMem_Realloc(b->rules, (size_t)cap * sizeof(Rule));
-        if (rules == NULL) return NULL;
-        b->rules = rules;
-        b->cap = cap;
-    }
+    Rule *rules = with_room(b->rules, &b->cap, b->count + 1, sizeof(Rule), 64);
+    if (rules == NULL) return NULL;
+    b->rules = rules;
     Rule *rule = &b->rules[b->count++];
     memset(rule, 0, sizeof(Rule));
     return rule;

@@ -81,6 +81,19 @@ static inline Py_ssize_t table_size(Py_ssize_t n) {
     return size;
 }
 
+/* ``buffer`` with room for ``need`` items of ``size`` octets, its capacity ``*cap``
+ * doubled as needed (from ``first``): the same block, a moved one, or NULL when memory
+ * runs out (``buffer`` is then still valid, and ``*cap`` unchanged). */
+static inline void *with_room(void *buffer, Py_ssize_t *cap, Py_ssize_t need, size_t size,
+                              Py_ssize_t first) {
+    if (need <= *cap) return buffer;
+    Py_ssize_t grown = *cap ? *cap : first;
+    while (grown < need) grown *= 2;
+    void *moved = PyMem_Realloc(buffer, (size_t)grown * size);
+    if (moved != NULL) *cap = grown;
+    return moved;
+}
+
 /* read.c: lines to rules (lines.py's grammar, rules.py's reading). */
 int reserve_pool(Builder *b, Py_ssize_t more);
 int read_group(Builder *b, const char *data, Py_ssize_t start, Py_ssize_t end, Py_ssize_t line);

@@ -20,11 +20,14 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 DOCS = REPO / "docs"
 PACKAGE = REPO / "scrapy_robots_policy"
+README = REPO / "README.md"
 
 #: The methods of Scrapy's ``StatsCollector`` that write a key.
 STAT_METHODS = frozenset({"inc_value", "set_value", "max_value", "min_value"})
 #: A row of a table on the stats page: its first cell is one stat key in backquotes.
 STAT_ROW = re.compile(r"^\| `([a-z_][^`]*)` \|", re.M)
+#: A settings row: name and default in backquotes (the pattern tests/test_settings.py reads).
+SETTING_ROW = re.compile(r"^\| `(ROBOTS_POLICY_\w+)` \| `([^`]*)` \|", re.M)
 
 
 def test_docs_build_without_warnings(tmp_path: Path) -> None:
@@ -142,3 +145,30 @@ def test_every_documented_stat_is_one_the_code_writes() -> None:
     for documented in stat_keys_documented():
         assert any(producible(example(documented), pieces, words) for pieces in templates), \
             f"docs/stats.md documents {documented}, which no code writes"
+
+
+# -- README: the first page, pointing at the others ---------------------------------------
+
+
+def test_readme_is_the_first_page_and_stays_short() -> None:
+    text = README.read_text(encoding="utf-8")
+    assert len(text.splitlines()) < 400
+    # .ci/run runs the second line of the first sh block: the test command, which also
+    # installs Sphinx (the test extra) so that it builds these docs.
+    first_block = text.split("```sh\n", 1)[1].split("```", 1)[0].splitlines()
+    assert '-e ".[test]"' in first_block[1] and "-m pytest" in first_block[1]
+
+
+def test_readme_links_to_files_that_exist() -> None:
+    links = re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", README.read_text(encoding="utf-8"))
+    assert any(link.startswith("docs/") for link in links)
+    for link in links:
+        assert (REPO / link).is_file(), link
+
+
+def test_readme_settings_are_the_settings_pages() -> None:
+    readme = dict(SETTING_ROW.findall(README.read_text(encoding="utf-8")))
+    reference = dict(SETTING_ROW.findall((DOCS / "settings.md").read_text(encoding="utf-8")))
+    assert readme, "README lists the most used settings"
+    for name, default in readme.items():
+        assert reference.get(name) == default, name

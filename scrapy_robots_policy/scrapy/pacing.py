@@ -56,12 +56,6 @@ CLOSING_POLL = 0.25
 LEAVE_NOW = 0.001
 #: How soon a full slot asks again while Scrapy has not yet counted a request it sent.
 SETTLING = 0.001
-#: Why a request waits, and the stat that counts it (once per request).
-HELD_STATS = {"pace": "robotstxt/crawl_delay/held", "turn": "robotstxt/crawl_delay/held",
-              "pause": "robots_policy/backoff/requests_held"}
-CLOSING_STATS = {"pace": "robotstxt/crawl_delay/closing",
-                 "turn": "robotstxt/crawl_delay/closing",
-                 "pause": "robots_policy/backoff/closing"}
 
 
 class SlotPacing:
@@ -160,9 +154,14 @@ class SlotPacing:
     def _why_held(self, origin: Origin) -> str:
         return "pause" if self._pacer.paused(origin) else "pace"
 
+    def _count_held(self, why: str) -> None:
+        """Count a request held (once): for a pause, or for the pace ("pace", "turn")."""
+        self._stats.inc_value("robots_policy/backoff/requests_held" if why == "pause"
+                              else "robotstxt/crawl_delay/held")
+
     def _hold(self, slot: Slot, request: Request, why: str) -> None:
         if request not in self._held:
-            self._stats.inc_value(HELD_STATS[why])
+            self._count_held(why)
         self._held[request] = why
         self._holding[id(slot)] = slot
         if self._watch is None:
@@ -231,8 +230,9 @@ class SlotPacing:
                 if why is None:  # queued behind a held request: held too
                     origin = self._origin(request)
                     why = self._why_held(origin) if origin is not None else "pace"
-                    self._stats.inc_value(HELD_STATS[why])
-                self._stats.inc_value(CLOSING_STATS[why])
+                    self._count_held(why)
+                self._stats.inc_value("robots_policy/backoff/closing" if why == "pause"
+                                      else "robotstxt/crawl_delay/closing")
                 refused[why] = refused.get(why, 0) + 1
         self._holding.clear()
         if self._turns is not None:

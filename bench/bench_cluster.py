@@ -43,8 +43,8 @@ from bench_redis import Pages, serve  # the same spider and servers as one proce
 
 from scrapy_robots_policy.cache.redis_store import RedisStore
 from scrapy_robots_policy.cache.wakeups import Wakeups
-from scrapy_robots_policy.fetch.policy import Entry
-from scrapy_robots_policy.origin import Origin
+from scrapy_robots_policy.fetch.origin import Origin
+from scrapy_robots_policy.fetch.policy import CachedAnswer
 from scrapy_robots_policy.robotstxt import RobotsTxt
 from tests.support import LocalServer, RedisServer, Reply, start_crawl
 
@@ -194,7 +194,7 @@ async def _wake_delays(url: str, trials: int, woken: bool) -> list[float]:
             async def write(origin: Origin = origin, written: list[float] = written) -> None:
                 await asyncio.sleep(random.uniform(0.0, 1.0))
                 written.append(time.monotonic())
-                entry = Entry(RobotsTxt.parse(body), "200", 1e12, 1.0, 0, body)
+                entry = CachedAnswer(RobotsTxt.parse(body), "200", 1e12, 1.0, 0, body)
                 await writer.write(origin, entry, 1.0, 1.0, "w")
 
             task = asyncio.ensure_future(write())
@@ -248,7 +248,7 @@ async def _write_many(url: str, count: int, bodies: list[bytes]) -> None:
             writes = []
             for n in range(start, min(start + 50, count)):
                 body = bodies[n % len(bodies)]
-                entry = Entry(parsed, f"200, {len(body)} bytes", 4e9, 1.7e9, 0, body)
+                entry = CachedAnswer(parsed, f"200, {len(body)} bytes", 4e9, 1.7e9, 0, body)
                 origin = Origin("https", f"www.site{n}.example", 443)
                 writes.append(store.write(origin, entry, 1.0, 1.7e9))
             await asyncio.gather(*writes)

@@ -44,8 +44,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import scrapy
 
 from scrapy_robots_policy.cache.memory import LRUCache
-from scrapy_robots_policy.fetch.policy import Entry
-from scrapy_robots_policy.origin import Origin
+from scrapy_robots_policy.fetch.origin import Origin
+from scrapy_robots_policy.fetch.policy import CachedAnswer
 from scrapy_robots_policy.robotstxt import RobotsTxt
 
 CORPUS = Path(os.environ.get("ROBOTS_CORPUS")
@@ -56,7 +56,7 @@ PAGE = (b"<!DOCTYPE html><html><head><title>page</title></head><body>"
         + b"<p>lorem ipsum dolor sit amet</p>" * 40 + b"</body></html>")
 ALLOWED, DISALLOWED = 12, 3  # requests per origin besides its first page
 BUILTIN = "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware"
-OURS = "scrapy_robots_policy.downloader.RobotsPolicyDownloaderMiddleware"
+OURS = "scrapy_robots_policy.scrapy.downloader.RobotsPolicyDownloaderMiddleware"
 VARIANTS = {
     "builtin": {},
     "ours": {"DOWNLOADER_MIDDLEWARES": {BUILTIN: None, OURS: 100}},
@@ -170,13 +170,13 @@ def memory_per_origin(bodies: list[bytes], agent: str = "BenchBot/1.0") -> float
     gc.collect()
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
-    cache: LRUCache[Origin, Entry] = LRUCache(len(bodies) + 1)
+    cache: LRUCache[Origin, CachedAnswer] = LRUCache(len(bodies) + 1)
     now = time.time()
     for n, body in enumerate(bodies):
         rules = RobotsTxt.parse(body)
         rules.allowed("/some/page.html", agent)  # as after a first decision
         cache.put(Origin("http", f"host{n}.example", 80),
-                  Entry(rules, f"200, {len(body)} bytes", now + 86400, now))
+                  CachedAnswer(rules, f"200, {len(body)} bytes", now + 86400, now))
     gc.collect()
     used = tracemalloc.get_traced_memory()[0] - before
     tracemalloc.stop()
@@ -199,8 +199,8 @@ def cost_per_request(count: int = 200, requests: int = 20_000) -> dict[str, floa
     from scrapy.utils.httpobj import urlparse_cached
     from scrapy.utils.test import get_crawler
 
-    from scrapy_robots_policy.downloader import RobotsPolicyDownloaderMiddleware
-    from scrapy_robots_policy.origin import origin_of
+    from scrapy_robots_policy.fetch.origin import origin_of
+    from scrapy_robots_policy.scrapy.downloader import RobotsPolicyDownloaderMiddleware
 
     crawler = get_crawler(BenchSpider, {"ROBOTSTXT_OBEY": True,
                                         "USER_AGENT": "BenchBot/1.0"})
@@ -216,7 +216,7 @@ def cost_per_request(count: int = 200, requests: int = 20_000) -> dict[str, floa
     for host in hosts:
         origin = origin_of(f"http://{host}/")
         assert origin is not None
-        ours._cache.put(origin, Entry(RobotsTxt.parse(ROBOTS), "bench", now + 1e6, now))
+        ours._cache.put(origin, CachedAnswer(RobotsTxt.parse(ROBOTS), "bench", now + 1e6, now))
     builtin = RobotsTxtMiddleware(crawler)
     for host in hosts:
         builtin._parsers[host] = ProtegoRobotParser(ROBOTS, crawler.spider)

@@ -40,7 +40,7 @@ import scrapy
 
 from scrapy_robots_policy.directives import RobotsDirectives
 
-MIDDLEWARE = "scrapy_robots_policy.spider.RobotsPolicySpiderMiddleware"
+MIDDLEWARE = "scrapy_robots_policy.scrapy.spider.RobotsPolicySpiderMiddleware"
 AGENT = "BenchBot/1.0 (+http://127.0.0.1/bot)"
 
 

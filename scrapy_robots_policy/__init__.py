@@ -24,9 +24,9 @@ __all__ = [
 _HOMES = {
     "RobotsTxt": "robotstxt",
     "RobotsDirectives": "directives",
-    "RobotsPolicyDownloaderMiddleware": "downloader",
-    "RobotsPolicySpiderMiddleware": "spider",
-    "Addon": "addon",
+    "RobotsPolicyDownloaderMiddleware": "scrapy.downloader",
+    "RobotsPolicySpiderMiddleware": "scrapy.spider",
+    "Addon": "scrapy.addon",
 }
 
 

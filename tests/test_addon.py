@@ -8,7 +8,7 @@ from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
 from scrapy.settings import Settings
 from scrapy.utils.conf import build_component_list
 
-from scrapy_robots_policy.addon import BUILTIN_DOWNLOADER, DOWNLOADER, SPIDER, Addon
+from scrapy_robots_policy.scrapy.addon import BUILTIN_DOWNLOADER, DOWNLOADER, SPIDER, Addon
 
 
 def enabled(settings: Settings, name: str) -> list[str]:

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from scrapy_robots_policy.cache.redis_store import RedisStore, escaped
-from scrapy_robots_policy.fetch.policy import Entry
-from scrapy_robots_policy.origin import origin_of
+from scrapy_robots_policy.fetch.origin import origin_of
+from scrapy_robots_policy.fetch.policy import CachedAnswer
 from scrapy_robots_policy.robotstxt import RobotsTxt
 from tests.support import (
     LocalServer,
@@ -240,8 +240,8 @@ def test_an_origin_with_braces_keeps_all_its_keys_in_one_slot(
         store = RedisStore(redis_cluster.url)
         try:
             lease = (await store.claim(origin, 1.0, "t"))[0]
-            await store.write(origin, Entry(RobotsTxt.parse(body), "200", 99.0, 1.0, 0, body),
-                              1.0, 1.0, "t")
+            answer = CachedAnswer(RobotsTxt.parse(body), "200", 99.0, 1.0, 0, body)
+            await store.write(origin, answer, 1.0, 1.0, "t")
             fresh = await store.claim(origin, 2.0, "u")
             return [lease, fresh[0], fresh[1].body if fresh[1] else None,
                     await store.turn(origin, 5.0) == 0.0, await store.turn(origin, 5.0) > 4]

@@ -377,7 +377,7 @@ def test_addon_keeps_the_users_contract_entries() -> None:
     from scrapy.addons import AddonManager
     from scrapy.settings import Settings
 
-    from scrapy_robots_policy.contracts import RobotsTxtContract
+    from scrapy_robots_policy.scrapy.contracts import RobotsTxtContract
 
     settings = Settings()
     settings.setdict({"ADDONS": {"scrapy_robots_policy.Addon": 0},

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scrapy_robots_policy.directives import RobotsDirectives
-from scrapy_robots_policy.expectations import parse_tokens, unmet
+from scrapy_robots_policy.directives.expectations import parse_tokens, unmet
 
 
 @pytest.mark.parametrize(("tokens", "holds"), [

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scrapy_robots_policy.fetch.machine import Download, NextStep, RobotsFetch, Settled, Wait
-from scrapy_robots_policy.fetch.policy import Entry, Fetched, Policy, PolicySettings
+from scrapy_robots_policy.fetch.policy import CachedAnswer, Fetched, Policy, PolicySettings
 
 URL = "http://example.com/robots.txt"
 RULES = b"User-agent: *\nDisallow: /private\n"
@@ -118,7 +118,7 @@ def test_a_failed_refresh_keeps_serving_the_stale_copy_without_waiting() -> None
 def test_another_middleware_refusing_the_fetch_is_allow_all_never_retried(
         previous: str | None) -> None:
     clock = Clock()
-    before: Entry | None = None
+    before: CachedAnswer | None = None
     if previous:
         before = drive(RobotsFetch(policy(clock), URL), {URL: [Fetched(200, RULES)]},
                        clock)[0].entry

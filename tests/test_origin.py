@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scrapy_robots_policy.origin import Origin, origin_of, robots_url
+from scrapy_robots_policy.fetch.origin import Origin, origin_of, robots_url
 
 ROBOTS = "http://example.com/robots.txt"
 
@@ -108,7 +108,7 @@ def test_remembered_origins_are_the_same_and_stay_bounded() -> None:
     for hosts it has seen and new ones, and never holds more than its size."""
     from urllib.parse import urlsplit
 
-    from scrapy_robots_policy.origin import Origins
+    from scrapy_robots_policy.fetch.origin import Origins
 
     origins = Origins(size=3)
     urls = [f"http://host{n % 5}.example:{8000 + n % 5}/page{n}" for n in range(20)]

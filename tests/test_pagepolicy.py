@@ -6,8 +6,8 @@ import pytest
 from scrapy.http import HtmlResponse, Response
 
 from scrapy_robots_policy import RobotsDirectives
-from scrapy_robots_policy.pagepolicy import REL_NOFOLLOW, PageLinks, PagePolicy, Reason
-from scrapy_robots_policy.settings import RobotsPolicySettings
+from scrapy_robots_policy.page.policy import REL_NOFOLLOW, PageLinks, PagePolicy, Reason
+from scrapy_robots_policy.scrapy.settings import RobotsPolicySettings
 
 LINKS = ('<a href="/a">a</a> <a href="/b" rel="nofollow">b</a> '
          '<a href="/c" rel="Nofollow">c</a> <a href="/c">c again</a> <a href="http://[">x</a>')

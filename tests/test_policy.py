@@ -7,7 +7,7 @@ import pytest
 from scrapy_robots_policy.fetch.policy import (
     DAY,
     Answer,
-    Entry,
+    CachedAnswer,
     Fetched,
     Lookup,
     Policy,
@@ -287,7 +287,7 @@ def test_long_patience_keeps_retrying(clock: Clock) -> None:
 # -- stale copies ----------------------------------------------------------------------------
 
 
-def good_entry(policy: Policy, clock: Clock) -> Entry:
+def good_entry(policy: Policy, clock: Clock) -> CachedAnswer:
     entry = policy.settle(None, answer_of(policy, Fetched(200, RULES)), clock.t).entry
     assert entry is not None
     return entry

@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from scrapy import Request, Spider
 
-from scrapy_robots_policy.cache.outages import RECONNECT_AFTER
 from scrapy_robots_policy.cache.redis_store import RedisStore, decode, encode
-from scrapy_robots_policy.fetch.policy import Entry
-from scrapy_robots_policy.origin import origin_of
+from scrapy_robots_policy.fetch.origin import origin_of
+from scrapy_robots_policy.fetch.policy import CachedAnswer
 from scrapy_robots_policy.robotstxt import RobotsTxt
+from scrapy_robots_policy.scrapy.redis_outages import RECONNECT_AFTER
 from tests.support import (
     LocalServer,
     RedisServer,
@@ -238,8 +238,8 @@ def test_an_unreadable_entry_in_redis_is_replaced_by_a_fetch_not_obeyed(
 NEW = b"User-agent: *\nDisallow: /new"
 
 
-def entry(body: bytes, at: float) -> Entry:
-    return Entry(RobotsTxt.parse(body), f"200, {len(body)} bytes", at + 100.0, at, 0, body)
+def entry(body: bytes, at: float) -> CachedAnswer:
+    return CachedAnswer(RobotsTxt.parse(body), f"200, {len(body)} bytes", at + 100.0, at, 0, body)
 
 
 def test_an_older_answer_never_overwrites_a_newer_one(redis_server: RedisServer) -> None:
@@ -287,8 +287,8 @@ def test_one_lease_holder_at_a_time_and_its_answer_ends_the_wait(
 
 
 def test_fixed_outcomes_and_times_survive_the_round_trip() -> None:
-    unreachable = Entry(RobotsTxt.disallow_all(), "503", 50.0, None, 3)
-    allow = Entry(RobotsTxt.allow_all(), "404: allow all", 60.0, 10.0)
+    unreachable = CachedAnswer(RobotsTxt.disallow_all(), "503", 50.0, None, 3)
+    allow = CachedAnswer(RobotsTxt.allow_all(), "404: allow all", 60.0, 10.0)
     for original in (unreachable, allow):
         fields: list[bytes] = []
         for name, value in encode(original).items():

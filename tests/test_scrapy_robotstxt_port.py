@@ -224,7 +224,7 @@ class TestRobotsTxtMiddleware:
             self.crawler.settings.set("ROBOTSTXT_OBEY", True)
             answer(self.crawler, IgnoreRequest())
             mw = build_from_crawler(RobotsPolicyDownloaderMiddleware, self.crawler)
-            with mock.patch("scrapy_robots_policy.fetch.rounds.logger") as logger:
+            with mock.patch("scrapy_robots_policy.scrapy.rounds.logger") as logger:
                 await assert_allowed(mw, Request("http://site.local/allowed"))
                 assert not logger.error.called
 

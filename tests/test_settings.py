@@ -10,7 +10,7 @@ from unittest import mock
 import pytest
 from scrapy.settings import Settings
 
-from scrapy_robots_policy.settings import RobotsPolicySettings
+from scrapy_robots_policy.scrapy.settings import RobotsPolicySettings
 
 SETTINGS_PAGE = Path(__file__).resolve().parent.parent / "docs" / "settings.md"
 

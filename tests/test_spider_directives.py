@@ -17,7 +17,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Request, Response
 
 from scrapy_robots_policy import RobotsDirectives, RobotsPolicySpiderMiddleware
-from scrapy_robots_policy.spider import META_KEY
+from scrapy_robots_policy.scrapy.spider import META_KEY
 from tests.support import idle_crawler
 
 

@@ -8,8 +8,8 @@ import pytest
 from scrapy import Request, Spider
 from scrapy.settings import Settings
 
-from scrapy_robots_policy.settings import RobotsPolicySettings
-from scrapy_robots_policy.useragent import UserAgentChoice
+from scrapy_robots_policy.scrapy.settings import RobotsPolicySettings
+from scrapy_robots_policy.scrapy.useragent import UserAgentChoice
 from tests.support import idle_crawler
 
 

@@ -14,8 +14,8 @@ from collections import OrderedDict
 from collections.abc import Hashable, Iterator
 from typing import Generic, TypeVar
 
-from scrapy_robots_policy.fetch.policy import Entry
-from scrapy_robots_policy.origin import Origin
+from scrapy_robots_policy.fetch.origin import Origin
+from scrapy_robots_policy.fetch.policy import CachedAnswer
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -61,14 +61,14 @@ class LRUCache(Generic[K, V]):
         return iter(self._items)
 
 
-class MemoryCache(LRUCache[Origin, Entry]):
+class MemoryCache(LRUCache[Origin, CachedAnswer]):
     """The answers of one process: the default backend of the downloader middleware.
 
     The middleware decides from :meth:`get` alone while an answer is fresh (no I/O on that
     path), and calls :meth:`claim` before fetching, then :meth:`put` with the outcome.
     """
 
-    async def claim(self, origin: Origin) -> Entry | None:
+    async def claim(self, origin: Origin) -> CachedAnswer | None:
         """An answer to use instead of fetching (another process fetched it), or ``None``:
         this process fetches. In memory nobody else fetches."""
         return None

@@ -20,8 +20,8 @@ from redis.backoff import NoBackoff
 from redis.crc import key_slot
 from redis.exceptions import RedisError
 
-from scrapy_robots_policy.fetch.policy import Entry
-from scrapy_robots_policy.origin import Origin
+from scrapy_robots_policy.fetch.origin import Origin
+from scrapy_robots_policy.fetch.policy import CachedAnswer
 from scrapy_robots_policy.robotstxt import RobotsTxt
 
 DEFAULT_PREFIX = "robots_policy:"
@@ -166,8 +166,8 @@ class RedisStore:
         """What fails together with ``origin``'s keys: its slot on a cluster, else 0."""
         return key_slot(self.keys(origin)[0].encode()) if self.cluster else 0
 
-    async def claim(self, origin: Origin, now: float, token: str, known: Entry | None = None,
-                    ) -> tuple[str, Entry | None, float]:
+    async def claim(self, origin: Origin, now: float, token: str, known: CachedAnswer | None = None,
+                    ) -> tuple[str, CachedAnswer | None, float]:
         """``("fresh", entry, 0)``, ``("lease", stored entry or None, 0)`` or ``("wait",
         None, seconds the holder's lease has left)``.
 
@@ -181,7 +181,7 @@ class RedisStore:
         fields = reply[1]
         return state, (decode(fields, known) if fields else None), 0.0
 
-    async def write(self, origin: Origin, entry: Entry, version: float, now: float,
+    async def write(self, origin: Origin, entry: CachedAnswer, version: float, now: float,
                     token: str = "") -> bool:
         """Store ``entry`` unless a newer version is there; release the lease ``token``."""
         keep_until = max(entry.expires_at, (entry.fetched_at or 0.0) + self.stale_limit)
@@ -235,7 +235,7 @@ class RedisStore:
         await self.client.aclose()
 
 
-def encode(entry: Entry) -> dict[str, bytes | str]:
+def encode(entry: CachedAnswer) -> dict[str, bytes | str]:
     """The fields stored for an entry: the body rather than the parsed rules."""
     if entry.rules is RobotsTxt.allow_all():
         kind, body = "allow", b""
@@ -251,7 +251,7 @@ def encode(entry: Entry) -> dict[str, bytes | str]:
             "failures": str(entry.failures)}
 
 
-def decode(fields: list[bytes], known: Entry | None = None) -> Entry:
+def decode(fields: list[bytes], known: CachedAnswer | None = None) -> CachedAnswer:
     """The entry of a flat ``HGETALL`` reply, parsed here (reusing ``known``'s rules when
     its body is the same)."""
     try:
@@ -272,4 +272,4 @@ def decode(fields: list[bytes], known: Entry | None = None) -> Entry:
         rules, kept = known.rules, known.body
     else:
         rules, kept = RobotsTxt.parse(body), body
-    return Entry(rules, f[b"summary"].decode("utf-8", "replace"), *times, kept)
+    return CachedAnswer(rules, f[b"summary"].decode("utf-8", "replace"), *times, kept)

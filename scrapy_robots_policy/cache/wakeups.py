@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from scrapy_robots_policy.cache.redis_store import ERRORS, SOCKET_TIMEOUT, RedisStore
-from scrapy_robots_policy.origin import Origin
+from scrapy_robots_policy.fetch.origin import Origin
 
 
 class Wakeups:

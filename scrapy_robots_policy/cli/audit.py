@@ -27,7 +27,7 @@ from itertools import chain
 from typing import Any, NamedTuple, TextIO
 
 from scrapy_robots_policy.cli import common
-from scrapy_robots_policy.origin import origin_of
+from scrapy_robots_policy.fetch.origin import origin_of
 from scrapy_robots_policy.usage import PURPOSES
 
 HELP = "check the compliance records of a crawl's feed against its purposes"

@@ -10,10 +10,10 @@ from urllib.parse import urlsplit
 from scrapy_robots_policy.cli import common, usage
 from scrapy_robots_policy.cli.web import POLICY_SETTINGS, fetch_robots
 from scrapy_robots_policy.fetch.document import TDMREP_JSON
-from scrapy_robots_policy.fetch.policy import Entry
-from scrapy_robots_policy.origin import origin_of, robots_url
+from scrapy_robots_policy.fetch.origin import origin_of, robots_url
+from scrapy_robots_policy.fetch.policy import CachedAnswer
 from scrapy_robots_policy.robotstxt import Explanation, RobotsTxt
-from scrapy_robots_policy.usagepolicy import UsagePolicy
+from scrapy_robots_policy.usage.policy import UsagePolicy
 
 HELP = "check URLs against a robots.txt"
 DESCRIPTION = ("Check URLs against a robots.txt, as Google's parser and RFC 9309 read it; "
@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         if not decision.allowed:
             status = common.EXIT_DISALLOWED
         if purposes.purposes:
-            reading = purposes.for_robots(Entry(rules, "", 0.0, 0.0), url, args.user_agent,
+            reading = purposes.for_robots(CachedAnswer(rules, "", 0.0, 0.0), url, args.user_agent,
                                           purposes.purposes)
             if tdmrep is not None:
                 reading = purposes.with_tdmrep(reading, tdmrep, url)
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
-def _load_tdmrep(args: argparse.Namespace, purposes: UsagePolicy) -> Entry | None:
+def _load_tdmrep(args: argparse.Namespace, purposes: UsagePolicy) -> CachedAnswer | None:
     """The origin's tdmrep.json, when the robots.txt is a URL and a purpose needs it."""
     if not (common.is_url(args.robots) and purposes.needs_tdmrep(purposes.purposes)):
         return None

@@ -9,7 +9,7 @@ from scrapy_robots_policy.cli import common, usage
 from scrapy_robots_policy.cli.web import Page, fetch
 from scrapy_robots_policy.directives import RobotsDirectives, header_values_for_others
 from scrapy_robots_policy.robotstxt import product_token
-from scrapy_robots_policy.usagepolicy import USAGE_HEADERS
+from scrapy_robots_policy.usage.policy import USAGE_HEADERS
 
 HELP = "fetch a page and print its robots directives and where each came from"
 DESCRIPTION = ("Fetch a page and print the X-Robots-Tag and robots meta tag directives that "

@@ -1,14 +1,14 @@
 """What ``--purpose`` adds to ``check`` and ``directives``: the usage decisions and the
 signals that decided, decided by the crawl's own
-:class:`~scrapy_robots_policy.usagepolicy.UsagePolicy`."""
+:class:`~scrapy_robots_policy.usage.policy.UsagePolicy`."""
 
 from __future__ import annotations
 
 import argparse
 
-from scrapy_robots_policy.settings import RobotsPolicySettings
+from scrapy_robots_policy.scrapy.settings import RobotsPolicySettings
 from scrapy_robots_policy.usage import PURPOSES
-from scrapy_robots_policy.usagepolicy import UsagePolicy, UsageReading
+from scrapy_robots_policy.usage.policy import UsagePolicy, UsageReading
 
 
 def add_purpose_option(parser: argparse.ArgumentParser) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scrapy_robots_policy.origin import Origin
+from scrapy_robots_policy.fetch.origin import Origin
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scrapy_robots_policy.fetch.policy import Answer, Entry, Fetched, Policy
+from scrapy_robots_policy.fetch.policy import Answer, CachedAnswer, Fetched, Policy
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ class Settled:
     """The round is over: cache ``entry``. ``answer`` is the last fetch's outcome and
     ``chain`` the URLs it went through (the robots.txt URL first)."""
 
-    entry: Entry
+    entry: CachedAnswer
     answer: Answer
     chain: tuple[str, ...]
 
@@ -74,7 +74,7 @@ class RobotsFetch:
     retries (requests are held) or keeps serving the old copy.
     """
 
-    def __init__(self, policy: Policy, url: str, previous: Entry | None = None) -> None:
+    def __init__(self, policy: Policy, url: str, previous: CachedAnswer | None = None) -> None:
         self.policy = policy
         self.url = url
         self.previous = previous

@@ -5,9 +5,9 @@ clock is injected), so each rule can be tested with a fake clock and changed in 
 
 - :meth:`Policy.read`: one HTTP answer (or network error) -> follow a redirect, or an
   :class:`Answer` (the rules and how long they hold);
-- :meth:`Policy.lookup`: a cached :class:`Entry` -> use it, use it while refreshing it in the
+- :meth:`Policy.lookup`: a cached :class:`CachedAnswer` -> use it, use it while refreshing it in the
   background, or fetch (and make the requests wait);
-- :meth:`Policy.settle`: an :class:`Answer` -> the :class:`Entry` to cache, or how long to
+- :meth:`Policy.settle`: an :class:`Answer` -> the :class:`CachedAnswer` to cache, or how long to
   wait before retrying while requests wait.
 """
 
@@ -31,6 +31,9 @@ DAY = 86400.0
 #: Retry-After say: a server answering "503, Retry-After: 0" forever gets at most ten
 #: fetches a second, and a 0 backoff setting cannot make a busy loop.
 _MIN_RETRY_WAIT = 0.1
+#: The summary of the answer given to requests still waiting for a file when the crawl
+#: closes (disallow all, as unreachable); refusals count it apart.
+CLOSING = "the crawl is closing"
 
 
 @dataclass(frozen=True)
@@ -89,7 +92,7 @@ class Answer:
 
 
 @dataclass(frozen=True)
-class Entry:
+class CachedAnswer:
     """What is cached for one origin."""
 
     rules: RobotsTxt
@@ -124,7 +127,7 @@ class Lookup(enum.Enum):
 class Step:
     """After a fetch: cache ``entry`` (when not ``None``), then retry in ``retry_in`` s."""
 
-    entry: Entry | None
+    entry: CachedAnswer | None
     retry_in: float | None = None
 
     @property
@@ -166,7 +169,7 @@ class Policy:
         if 200 <= status < 300:
             body = fetched.body[: self.settings.max_size]
             cut = ", cut" if fetched.truncated or len(fetched.body) > len(body) else ""
-            if not self.document.rules:  # a body for its own reader (Entry.body)
+            if not self.document.rules:  # a body for its own reader (CachedAnswer.body)
                 return Answer(RobotsTxt.allow_all(), True, f"{status}, {len(body)} bytes{cut}",
                               status, self.ttl(fetched.cache_control), body=body)
             rules = RobotsTxt.parse(body)
@@ -217,7 +220,7 @@ class Policy:
 
     # -- cache ----------------------------------------------------------------------------
 
-    def lookup(self, entry: Entry | None) -> Lookup:
+    def lookup(self, entry: CachedAnswer | None) -> Lookup:
         """Whether a cached entry can answer a request now."""
         if entry is None:
             return Lookup.FETCH
@@ -228,7 +231,7 @@ class Policy:
             return Lookup.USE_AND_REFRESH
         return Lookup.FETCH
 
-    def settle(self, previous: Entry | None, answer: Answer, waiting_since: float,
+    def settle(self, previous: CachedAnswer | None, answer: Answer, waiting_since: float,
                attempt: int = 1) -> Step:
         """What to cache after ``answer``, and whether to retry while requests wait.
 
@@ -240,7 +243,8 @@ class Policy:
         now = self.now()
         if answer.definitive:
             ttl = s.ttl if answer.ttl is None else answer.ttl
-            return Step(Entry(answer.rules, answer.summary, now + ttl, now, body=answer.body))
+            return Step(CachedAnswer(answer.rules, answer.summary, now + ttl, now,
+                                     body=answer.body))
 
         failures = (previous.failures if previous else 0) + attempt
         # Retry-After may lengthen the wait, never shorten it below the backoff schedule:
@@ -255,7 +259,7 @@ class Policy:
             # A failed refresh keeps the last good copy (Google: up to 30 days), and is
             # retried later without holding any request.
             expires = min(now + wait, previous.fetched_at + s.stale_limit)
-            return Step(Entry(previous.rules, previous.summary, expires, previous.fetched_at,
+            return Step(CachedAnswer(previous.rules, previous.summary, expires, previous.fetched_at,
                               failures, previous.body))
 
         deadline = waiting_since + s.patience
@@ -267,7 +271,7 @@ class Policy:
         # later request starts a new round.
         hold = max(self.backoff(failures + 1, answer.status), _MIN_RETRY_WAIT,
                    answer.retry_after or 0.0)
-        unreachable = Entry(RobotsTxt.disallow_all(), answer.summary, now + hold, None,
+        unreachable = CachedAnswer(RobotsTxt.disallow_all(), answer.summary, now + hold, None,
                             failures)
         return Step(unreachable)
 

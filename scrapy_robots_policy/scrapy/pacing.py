@@ -2,7 +2,7 @@
 
 :class:`~scrapy_robots_policy.pacing.Pacer` decides; this module only feeds it (each
 allowed request's Crawl-delay, each answer's status and ``Retry-After``) and asks it, at
-the moment a slot would send its next request (:mod:`.slots`), how long that request must
+the moment a slot would send its next request (:mod:`.internals`), how long that request must
 still wait. With ``ROBOTS_POLICY_REDIS_URL`` a request of a paced origin that is otherwise
 free to leave also takes its turn from Redis (:class:`~.turns.ClusterTurns`), and a pause
 one process observed is shared with the others.
@@ -20,11 +20,11 @@ from scrapy.exceptions import IgnoreRequest
 from scrapy.utils.httpobj import urlparse_cached
 from twisted.internet.task import LoopingCall
 
-from scrapy_robots_policy.fetch.closing import CrawlClosing
-from scrapy_robots_policy.fetch.download import is_document_request
-from scrapy_robots_policy.origin import Origin, Origins
+from scrapy_robots_policy.fetch.origin import Origin, Origins
 from scrapy_robots_policy.pacing import Pacer, Pause
-from scrapy_robots_policy.scrapy.slots import (
+from scrapy_robots_policy.scrapy.closing import CrawlClosing
+from scrapy_robots_policy.scrapy.download import is_document_request
+from scrapy_robots_policy.scrapy.internals import (
     adopt,
     can_send,
     counts_stale,
@@ -43,8 +43,8 @@ if TYPE_CHECKING:
 
     from scrapy_robots_policy.cache import RobotsCache
     from scrapy_robots_policy.robotstxt import RobotsTxt
+    from scrapy_robots_policy.scrapy.settings import RobotsPolicySettings
     from scrapy_robots_policy.scrapy.turns import ClusterTurns
-    from scrapy_robots_policy.settings import RobotsPolicySettings
 
 logger = logging.getLogger(__name__)
 
@@ -263,7 +263,7 @@ def make_pacing(crawler: Crawler, settings: RobotsPolicySettings, cache: RobotsC
     turns = None
     # Only a cache shared through Redis means the optional redis package is installed.
     if type(cache) is not MemoryCache:
-        from scrapy_robots_policy.cache.redis import RedisCache
+        from scrapy_robots_policy.scrapy.redis_cache import RedisCache
         from scrapy_robots_policy.scrapy.turns import ClusterTurns
 
         assert isinstance(cache, RedisCache)  # the only other backend of make_cache

@@ -12,7 +12,7 @@ Redis's clock) and the slot asks again until it is due.
 - A pause one process observed (429, 503) moves the origin's next turn past it and is
   announced on a channel, so that every process holds that origin, paced or not.
 - Redis down (or, on a cluster, the node of the origin's slot): the turn is now, and each
-  process keeps the pace by itself, with the WARNING and stat of :mod:`..cache.outages`.
+  process keeps the pace by itself, with the WARNING and stat of :mod:`.redis_outages`.
 """
 
 from __future__ import annotations
@@ -28,13 +28,13 @@ from typing import TYPE_CHECKING, Any
 from scrapy import signals
 
 from scrapy_robots_policy.cache.redis_store import ERRORS, SOCKET_TIMEOUT
-from scrapy_robots_policy.origin import Origin, origin_of
+from scrapy_robots_policy.fetch.origin import Origin, origin_of
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import Request
 
-    from scrapy_robots_policy.cache.redis import RedisCache
+    from scrapy_robots_policy.scrapy.redis_cache import RedisCache
 
 logger = logging.getLogger(__name__)
 

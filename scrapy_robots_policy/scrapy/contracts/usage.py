@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from scrapy_robots_policy.contracts.robots import _RobotsContract
+from scrapy_robots_policy.fetch.verdict import CHECK_ONLY_META
+from scrapy_robots_policy.scrapy.contracts.robots import _RobotsContract
 from scrapy_robots_policy.usage import PURPOSES
-from scrapy_robots_policy.usagepolicy import CHECK_PURPOSES_META, USAGE_META, UsageReading
-from scrapy_robots_policy.verdict import CHECK_ONLY_META
+from scrapy_robots_policy.usage.policy import CHECK_PURPOSES_META, USAGE_META, UsageReading
 
 if TYPE_CHECKING:
     from scrapy.http import Response

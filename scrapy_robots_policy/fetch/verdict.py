@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scrapy_robots_policy.fetch.policy import Entry
-from scrapy_robots_policy.origin import Origin, robots_url
+from scrapy_robots_policy.fetch.origin import Origin, robots_url
+from scrapy_robots_policy.fetch.policy import CachedAnswer
 
 #: Request meta key: decide as usual but never refuse; the verdict goes to VERDICT_META.
 CHECK_ONLY_META = "robots_policy_check_only"
@@ -30,7 +30,7 @@ class Verdict:
     unreachable: str | None = None  # why the robots.txt could not be had, if it could not
 
     @classmethod
-    def of(cls, origin: Origin, entry: Entry, url: str, user_agent: str,
+    def of(cls, origin: Origin, entry: CachedAnswer, url: str, user_agent: str,
            also_obey: tuple[str, ...] = ()) -> Verdict:
         """The verdict of ``entry`` (the robots.txt of ``origin``) on ``url``.
 

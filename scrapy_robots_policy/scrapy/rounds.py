@@ -19,21 +19,20 @@ from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
 from twisted.internet.defer import Deferred
 
 from scrapy_robots_policy.cache import RobotsCache
-from scrapy_robots_policy.fetch.closing import CrawlClosing
-from scrapy_robots_policy.fetch.download import RobotsDownload
 from scrapy_robots_policy.fetch.machine import Download, NextStep, RobotsFetch, Settled
-from scrapy_robots_policy.fetch.policy import Entry, Lookup, Policy
-from scrapy_robots_policy.origin import Origin
+from scrapy_robots_policy.fetch.origin import Origin
+from scrapy_robots_policy.fetch.policy import CLOSING, CachedAnswer, Lookup, Policy
 from scrapy_robots_policy.robotstxt import RobotsTxt
+from scrapy_robots_policy.scrapy.closing import CrawlClosing
+from scrapy_robots_policy.scrapy.download import RobotsDownload
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import Request
 
-logger = logging.getLogger(__name__)
+# The logger name it had before the move to scrapy/: users' log filters name it.
+logger = logging.getLogger("scrapy_robots_policy.fetch.rounds")
 
-#: Why requests still waiting for a robots.txt are refused when the crawl closes.
-CLOSING = "the crawl is closing"
 #: Sent with each parsed robots.txt, like Scrapy's middleware does (Scrapy 2.18+ only).
 _ROBOTS_PARSED: object | None = getattr(signals, "robots_parsed", None)
 
@@ -42,7 +41,7 @@ _ROBOTS_PARSED: object | None = getattr(signals, "robots_parsed", None)
 class _Round:
     """One origin's fetch in progress (with its retries) and the requests waiting for it."""
 
-    waiters: list[Deferred[Entry]] = field(default_factory=list)
+    waiters: list[Deferred[CachedAnswer]] = field(default_factory=list)
     task: Deferred[None] | None = None  # held: the event loop keeps only weak references
 
 
@@ -60,13 +59,13 @@ class FetchRounds:
         self._closing = CrawlClosing(crawler)
         self._rounds: dict[Origin, _Round] = {}
 
-    async def entry(self, origin: Origin, request: Request) -> Entry:
+    async def entry(self, origin: Origin, request: Request) -> CachedAnswer:
         """The entry of ``origin`` once fetched: joins its round, or starts one.
 
         The caller found nothing usable in the cache, but Scrapy may run this coroutine a
         loop turn later: a round that settled meanwhile has cached its entry, which
         answers instead of a second fetch."""
-        waiter: Deferred[Entry] = Deferred()
+        waiter: Deferred[CachedAnswer] = Deferred()
         current = self._rounds.get(origin)
         if current is not None:
             current.waiters.append(waiter)
@@ -83,7 +82,7 @@ class FetchRounds:
             self._start(origin, request)
 
     def _start(self, origin: Origin, request: Request,
-               waiter: Deferred[Entry] | None = None) -> None:
+               waiter: Deferred[CachedAnswer] | None = None) -> None:
         # The waiter is registered first: a round may end before this method returns.
         current = self._rounds[origin] = _Round([waiter] if waiter else [])
         current.task = deferred_from_coro(self._run(origin, request))
@@ -91,7 +90,7 @@ class FetchRounds:
     async def _run(self, origin: Origin, request: Request) -> None:
         """Fetch (and retry) the robots.txt of ``origin`` until the policy settles it."""
         spider = self._crawler.spider
-        entry: Entry | None = None
+        entry: CachedAnswer | None = None
         try:
             entry = await self._cache.claim(origin)  # fetched by another process?
             if entry is None:
@@ -116,12 +115,12 @@ class FetchRounds:
                                  "state": "settled too late" if entry else "not settled",
                                  "document": self._document.name,
                                  "waiting": len(current.waiters)}, extra={"spider": spider})
-                entry = Entry(RobotsTxt.disallow_all(), CLOSING if closing else "not fetched",
-                              0.0, None)
+                entry = CachedAnswer(RobotsTxt.disallow_all(),
+                                     CLOSING if closing else "not fetched", 0.0, None)
             for waiter in current.waiters if current else ():
                 waiter.callback(entry)
 
-    async def _settle(self, origin: Origin, request: Request) -> Entry | None:
+    async def _settle(self, origin: Origin, request: Request) -> CachedAnswer | None:
         """Drive the fetch machine to its entry; ``None`` if the crawl closes first."""
         machine = RobotsFetch(self._policy, self._document.url(origin),
                               self._cache.get(origin))

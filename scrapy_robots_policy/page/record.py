@@ -22,13 +22,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from itemadapter import ItemAdapter
 
-from scrapy_robots_policy.fetch.policy import Entry
-from scrapy_robots_policy.origin import Origin, robots_url
+from scrapy_robots_policy.fetch.origin import Origin, robots_url
+from scrapy_robots_policy.fetch.policy import CachedAnswer
 from scrapy_robots_policy.usage import Signal, UsageDecision
 
 if TYPE_CHECKING:
     from scrapy_robots_policy.directives import RobotsDirectives
-    from scrapy_robots_policy.usagepolicy import UsageReading
+    from scrapy_robots_policy.usage.policy import UsageReading
 
 #: Request and response meta key of the robots.txt that allowed a request (RobotsTxtUse).
 ROBOTSTXT_USE_META = "robots_policy_robotstxt"
@@ -41,7 +41,7 @@ class RobotsTxtUse(NamedTuple):
     references, no work on the path of a request)."""
 
     origin: Origin
-    entry: Entry
+    entry: CachedAnswer
     user_agent: str
 
 

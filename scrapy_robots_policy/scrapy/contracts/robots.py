@@ -20,12 +20,12 @@ from scrapy.contracts import Contract
 from scrapy.exceptions import ContractFail
 
 from scrapy_robots_policy.directives import RobotsDirectives, header_values_for_others
-from scrapy_robots_policy.expectations import KNOWN, describe, parse_tokens, unmet
+from scrapy_robots_policy.directives.expectations import KNOWN, describe, parse_tokens, unmet
+from scrapy_robots_policy.fetch.verdict import CHECK_ONLY_META, VERDICT_META
 from scrapy_robots_policy.robotstxt import product_token
-from scrapy_robots_policy.settings import RobotsPolicySettings
-from scrapy_robots_policy.spider import META_KEY
-from scrapy_robots_policy.useragent import UserAgentChoice
-from scrapy_robots_policy.verdict import CHECK_ONLY_META, VERDICT_META
+from scrapy_robots_policy.scrapy.settings import RobotsPolicySettings
+from scrapy_robots_policy.scrapy.spider import META_KEY
+from scrapy_robots_policy.scrapy.useragent import UserAgentChoice
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

@@ -11,13 +11,14 @@ from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 from scrapy_robots_policy.robotstxt import product_token
-from scrapy_robots_policy.settings import RobotsPolicySettings
+from scrapy_robots_policy.scrapy.settings import RobotsPolicySettings
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import Request
 
-logger = logging.getLogger(__name__)
+# The logger name it had before the move to scrapy/: users' log filters name it.
+logger = logging.getLogger("scrapy_robots_policy.useragent")
 
 #: What ``product_token`` answers for a browser's User-Agent that names no crawler.
 BROWSER = "mozilla"

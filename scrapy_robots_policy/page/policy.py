@@ -4,24 +4,49 @@ Items of a page that may not be indexed (noindex, none, a past unavailable_after
 dropped; requests of a page whose links may not be followed are not, either all of them
 or, with ``ROBOTS_POLICY_NOFOLLOW_LINKS_ONLY``, those that are links on the page; with
 ``ROBOTS_POLICY_OBEY_REL_NOFOLLOW``, neither are links only ever marked rel="nofollow".
-Scrapy's middleware API is none of this module's business (``spider.py`` is): it reads
-a response's links, and answers with a :class:`Reason` for its stats and logs.
+Scrapy's middleware API is none of this module's business (``scrapy/spider.py`` is): it
+reads a page's links through its selector (parsel's), and answers with a :class:`Reason`
+for the adapter's stats and logs.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from w3lib.url import canonicalize_url
 
 if TYPE_CHECKING:
-    from scrapy.http import Response
-
     from scrapy_robots_policy.directives import Directive, RobotsDirectives
-    from scrapy_robots_policy.settings import RobotsPolicySettings
     from scrapy_robots_policy.usage import UsageDecision
-    from scrapy_robots_policy.usagepolicy import UsageReading
+    from scrapy_robots_policy.usage.policy import UsageReading
+
+class PageSettings(Protocol):
+    """What :class:`PagePolicy` reads of the crawl's settings (``RobotsPolicySettings`` of
+    the Scrapy adapter has them all)."""
+
+    @property
+    def drop_noindex(self) -> bool: ...
+
+    @property
+    def obey_nofollow(self) -> bool: ...
+
+    @property
+    def nofollow_links_only(self) -> bool: ...
+
+    @property
+    def obey_rel_nofollow(self) -> bool: ...
+
+    @property
+    def enforce_usage(self) -> bool: ...
+
+
+class Response(Protocol):
+    """What is read of a page for its links: ``urljoin``, and its parsel ``selector`` when
+    it has one (a Scrapy ``TextResponse`` has both; a binary response has no selector)."""
+
+    def urljoin(self, url: str) -> str: ...
+
 
 _LINKS_HTML = "//a[@href] | //area[@href]"
 _LINKS_XML = "//*[local-name()='a' or local-name()='area'][@href]"
@@ -107,7 +132,7 @@ class Page:
 class PagePolicy:
     """The page-level settings applied to a page's directives and to what its callback yields."""
 
-    def __init__(self, settings: RobotsPolicySettings) -> None:
+    def __init__(self, settings: PageSettings) -> None:
         self.drop_noindex = settings.drop_noindex
         self.obey_nofollow = settings.obey_nofollow
         self.links_only = settings.nofollow_links_only

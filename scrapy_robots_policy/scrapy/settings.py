@@ -51,12 +51,12 @@ class RobotsPolicySettings:
     site_backoff: bool = True
     site_backoff_statuses: frozenset[int] = frozenset({429, 503})
     site_backoff_max: float = 300.0
-    # Which user agent the rules are read for (useragent.py).
+    # Which user agent the rules are read for (scrapy/useragent.py).
     robotstxt_user_agent: str | None = None  # ROBOTSTXT_USER_AGENT
     default_headers_user_agent: str | None = None  # User-Agent in DEFAULT_REQUEST_HEADERS
     user_agent: str = ""  # USER_AGENT
     # Page-level directives: whether the spider middleware runs, and where it puts them
-    # on items (spider.py); what a page's directives drop (pagepolicy.py).
+    # on items (scrapy/spider.py); what a page's directives drop (page/policy.py).
     directives_obey: bool = True
     item_field: str | None = None
     drop_noindex: bool = True
@@ -64,7 +64,7 @@ class RobotsPolicySettings:
     nofollow_links_only: bool = False
     obey_rel_nofollow: bool = False
     # What the crawl's content is for, and what the sites' usage signals then do
-    # (usagepolicy.py); robots.txt groups of other tokens obeyed too (verdict.py).
+    # (usage/policy.py); robots.txt groups of other tokens obeyed too (fetch/verdict.py).
     purposes: tuple[str, ...] = ()
     usage: str = "enforce"  # or "record"
     also_obey: tuple[str, ...] = ()

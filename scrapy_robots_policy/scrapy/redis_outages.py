@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
-logger = logging.getLogger(__name__)
+# The logger name it had before the move to scrapy/: users' log filters name it.
+logger = logging.getLogger("scrapy_robots_policy.cache.outages")
 
 #: After a Redis error, that part of Redis is left alone this long.
 RECONNECT_AFTER = 10.0

@@ -8,12 +8,13 @@ from typing import TYPE_CHECKING
 from scrapy_robots_policy.cache import RobotsCache
 from scrapy_robots_policy.cache.memory import MemoryCache
 from scrapy_robots_policy.fetch.policy import Policy
-from scrapy_robots_policy.settings import RobotsPolicySettings
+from scrapy_robots_policy.scrapy.settings import RobotsPolicySettings
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
-logger = logging.getLogger(__name__)
+# The logger name it had before the move to scrapy/: users' log filters name it.
+logger = logging.getLogger("scrapy_robots_policy.cache.choose")
 
 
 def make_cache(crawler: Crawler, settings: RobotsPolicySettings, policy: Policy) -> RobotsCache:
@@ -21,7 +22,7 @@ def make_cache(crawler: Crawler, settings: RobotsPolicySettings, policy: Policy)
     if not settings.redis_url:
         return MemoryCache(settings.max_origins)
     try:
-        from scrapy_robots_policy.cache.redis import RedisCache
+        from scrapy_robots_policy.scrapy.redis_cache import RedisCache
 
         return RedisCache(settings, crawler, policy)
     except Exception as exc:

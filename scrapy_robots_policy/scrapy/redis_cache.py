@@ -6,20 +6,20 @@ to Redis only when its copy is missing or expired (:meth:`RedisCache.claim`):
 
 - a fresh answer in Redis (another process fetched it) is used as it is;
 - otherwise one process takes the origin's lease (``SET NX PX``) and fetches; the others
-  wait until the write wakes them (:mod:`.wakeups`), or until the lease lapses (its holder
+  wait until the write wakes them (:mod:`..cache.wakeups`), or until the lease lapses (its holder
   died) and one of them takes over. The holder renews its lease while its fetch (and
   retries) run;
 - the outcome is written with a Lua script that keeps the newer of two answers (by the time
   each was settled), with a TTL, releases the lease and wakes the waiters.
 
-What is stored is what an :class:`~.policy.Entry` needs (the capped body, not the parsed
+What is stored is what an :class:`~.policy.CachedAnswer` needs (the capped body, not the parsed
 rules, and the times), so every process parses locally and the same expiry, retry and 5xx
 rules of :mod:`..fetch.policy` apply everywhere. The client is redis-py's asyncio one: Scrapy runs
 on the asyncio reactor by default (2.13+), so no call blocks the reactor and no thread is
 used. When Redis (or, on a cluster, the node of an origin's slot) cannot be reached, each
-process fetches for itself (:mod:`.outages`: a WARNING and the ``robotstxt/redis_errors``
+process fetches for itself (:mod:`.redis_outages`: a WARNING and the ``robotstxt/redis_errors``
 stat), never allowing more than its robots.txt does, and tries Redis again after a while.
-Keys, scripts and the connection are :mod:`.redis_store`'s.
+Keys, scripts and the connection are :mod:`..cache.redis_store`'s.
 """
 
 from __future__ import annotations
@@ -34,17 +34,18 @@ from typing import TYPE_CHECKING, Any
 from scrapy import signals
 
 from scrapy_robots_policy.cache.memory import MemoryCache
-from scrapy_robots_policy.cache.outages import Outages
 from scrapy_robots_policy.cache.redis_store import ERRORS, SOCKET_TIMEOUT, RedisStore, redacted
 from scrapy_robots_policy.cache.wakeups import Wakeups
-from scrapy_robots_policy.fetch.policy import Entry, Policy
-from scrapy_robots_policy.origin import Origin
-from scrapy_robots_policy.settings import RobotsPolicySettings
+from scrapy_robots_policy.fetch.origin import Origin
+from scrapy_robots_policy.fetch.policy import CachedAnswer, Policy
+from scrapy_robots_policy.scrapy.redis_outages import Outages
+from scrapy_robots_policy.scrapy.settings import RobotsPolicySettings
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
-logger = logging.getLogger(__name__)
+# The logger name it had before the move to scrapy/: users' log filters name it.
+logger = logging.getLogger("scrapy_robots_policy.cache.redis")
 
 #: The longest wait between two looks at Redis when no write can wake this process
 #: (its subscription cannot be opened).
@@ -83,7 +84,7 @@ class RedisCache(MemoryCache):
         self._closed = False
         crawler.signals.connect(self._spider_closed, signal=signals.spider_closed)
 
-    async def claim(self, origin: Origin) -> Entry | None:
+    async def claim(self, origin: Origin) -> CachedAnswer | None:
         """A fresh answer from Redis; else ``None`` once this process holds the lease (or
         Redis is down): it fetches. Waits while another process holds the lease."""
         scope = self.store.scope(origin)
@@ -134,7 +135,7 @@ class RedisCache(MemoryCache):
                 await asyncio.wait([woken], timeout=max(timeout, 0.01))
         return None
 
-    def put(self, key: Origin, value: Entry) -> None:
+    def put(self, key: Origin, value: CachedAnswer) -> None:
         """Cache locally; when this process fetched ``value``, share it (in the background:
         the requests waiting for it go on at once) and release the lease."""
         super().put(key, value)
@@ -149,7 +150,7 @@ class RedisCache(MemoryCache):
         self._writes.add(task)
         task.add_done_callback(self._writes.discard)
 
-    async def _share(self, origin: Origin, entry: Entry, version: float, token: str) -> None:
+    async def _share(self, origin: Origin, entry: CachedAnswer, version: float, token: str) -> None:
         scope = self.store.scope(origin)
         if self.outages.down(scope):
             return

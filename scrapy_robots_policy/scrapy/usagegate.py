@@ -1,7 +1,7 @@
 """The downloader side of usage signals: requests whose origin refuses a declared purpose.
 
 Active only when ``ROBOTS_POLICY_PURPOSES`` declares purposes. What refuses is decided
-in :mod:`.usagepolicy` (no Scrapy); this adapter fetches the origin's tdmrep.json when a
+in :mod:`..usage.policy` (no Scrapy); this adapter fetches the origin's tdmrep.json when a
 declared purpose needs it (like robots.txt: once per origin, cached, retried, refusing
 while unreachable), refuses what is refused (or only records it: ``ROBOTS_POLICY_USAGE =
 "record"``), counts and logs each refusal, and leaves the origin's reading in
@@ -16,25 +16,26 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy_robots_policy.cache.memory import LRUCache, MemoryCache
 from scrapy_robots_policy.fetch.document import TDMREP_JSON
-from scrapy_robots_policy.fetch.download import RobotsDownload
-from scrapy_robots_policy.fetch.policy import Entry, Lookup, Policy
-from scrapy_robots_policy.fetch.rounds import FetchRounds
-from scrapy_robots_policy.origin import Origin
-from scrapy_robots_policy.refusals import Refusals
-from scrapy_robots_policy.usagepolicy import (
+from scrapy_robots_policy.fetch.origin import Origin
+from scrapy_robots_policy.fetch.policy import CachedAnswer, Lookup, Policy
+from scrapy_robots_policy.fetch.verdict import CHECK_ONLY_META
+from scrapy_robots_policy.scrapy.download import RobotsDownload
+from scrapy_robots_policy.scrapy.refusals import Refusals
+from scrapy_robots_policy.scrapy.rounds import FetchRounds
+from scrapy_robots_policy.usage.policy import (
     ORIGIN_USAGE_META,
     UsagePolicy,
     UsageReading,
 )
-from scrapy_robots_policy.verdict import CHECK_ONLY_META
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import Request
 
-    from scrapy_robots_policy.settings import RobotsPolicySettings
+    from scrapy_robots_policy.scrapy.settings import RobotsPolicySettings
 
-logger = logging.getLogger(__name__)
+# The logger name it had before the move to scrapy/: users' log filters name it.
+logger = logging.getLogger("scrapy_robots_policy.usagegate")
 
 #: Problems of origins' usage signals remembered as already logged.
 _REPORTED_PROBLEMS = 4096
@@ -56,7 +57,7 @@ class UsageGate:
             RobotsDownload(crawler, settings, priority, TDMREP_JSON.stats))
         self._reported: LRUCache[tuple[Origin, str], bool] = LRUCache(_REPORTED_PROBLEMS)
 
-    def judge(self, origin: Origin, robots: Entry, request: Request, user_agent: str
+    def judge(self, origin: Origin, robots: CachedAnswer, request: Request, user_agent: str
               ) -> Coroutine[Any, Any, None] | None:
         """Decide ``request`` now, or (tdmrep.json not known yet) once it is fetched."""
         purposes = self._usage.purposes_for(request.meta)

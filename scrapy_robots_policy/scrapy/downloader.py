@@ -1,7 +1,7 @@
 """RobotsPolicyDownloaderMiddleware: a request is downloaded only if its robots.txt allows it.
 
 Thin by design: it finds a request's origin, asks the cache and the policy whether its
-robots.txt is known, has it fetched when not (:mod:`.fetch.rounds`), and refuses what the
+robots.txt is known, has it fetched when not (:mod:`.rounds`), and refuses what the
 rules disallow with :exc:`~scrapy.exceptions.IgnoreRequest`.
 """
 
@@ -14,20 +14,20 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.httpobj import urlparse_cached
 
-from scrapy_robots_policy.cache.choose import make_cache
-from scrapy_robots_policy.fetch.download import RobotsDownload
-from scrapy_robots_policy.fetch.policy import Entry, Lookup, Policy
-from scrapy_robots_policy.fetch.rounds import FetchRounds
-from scrapy_robots_policy.origin import Origin, Origins
-from scrapy_robots_policy.record import ROBOTSTXT_USE_META, RobotsTxtUse
-from scrapy_robots_policy.refusals import Refusals
+from scrapy_robots_policy.fetch.origin import Origin, Origins
+from scrapy_robots_policy.fetch.policy import CachedAnswer, Lookup, Policy
+from scrapy_robots_policy.fetch.verdict import CHECK_ONLY_META, VERDICT_META, Verdict
+from scrapy_robots_policy.page.record import ROBOTSTXT_USE_META, RobotsTxtUse
 from scrapy_robots_policy.robotstxt import ROBOTS_TXT_PATH
+from scrapy_robots_policy.scrapy.choose_cache import make_cache
+from scrapy_robots_policy.scrapy.download import RobotsDownload
 from scrapy_robots_policy.scrapy.pacing import make_pacing
-from scrapy_robots_policy.settings import RobotsPolicySettings
-from scrapy_robots_policy.usagegate import UsageGate
-from scrapy_robots_policy.usagepolicy import CHECK_PURPOSES_META
-from scrapy_robots_policy.useragent import UserAgentChoice
-from scrapy_robots_policy.verdict import CHECK_ONLY_META, VERDICT_META, Verdict
+from scrapy_robots_policy.scrapy.refusals import Refusals
+from scrapy_robots_policy.scrapy.rounds import FetchRounds
+from scrapy_robots_policy.scrapy.settings import RobotsPolicySettings
+from scrapy_robots_policy.scrapy.usagegate import UsageGate
+from scrapy_robots_policy.scrapy.useragent import UserAgentChoice
+from scrapy_robots_policy.usage.policy import CHECK_PURPOSES_META
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -99,11 +99,11 @@ class RobotsPolicyDownloaderMiddleware:
         if then is not None:
             await then
 
-    def _judge(self, origin: Origin, entry: Entry, request: Request
+    def _judge(self, origin: Origin, entry: CachedAnswer, request: Request
                ) -> Coroutine[Any, Any, None] | None:
         """Refuse ``request`` if disallowed; else what to await before its download (the
         usage check), if anything. When it may leave is the download slot's business
-        (:mod:`.scrapy.pacing`), told the origin's Crawl-delay here."""
+        (:mod:`.pacing`), told the origin's Crawl-delay here."""
         user_agent = self._user_agents.for_request(request)
         if request.meta.get(CHECK_ONLY_META):  # scrapy check: decide, never refuse
             request.meta[VERDICT_META] = Verdict.of(origin, entry, request.url, user_agent,

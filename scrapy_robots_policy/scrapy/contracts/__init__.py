@@ -2,8 +2,8 @@
 signals say about a spider's sample pages (``@robotstxt``, ``@meta_robots``,
 ``@usage_allowed``, ``@usage_refused``)."""
 
-from scrapy_robots_policy.contracts.robots import MetaRobotsContract, RobotsTxtContract
-from scrapy_robots_policy.contracts.usage import UsageAllowedContract, UsageRefusedContract
+from scrapy_robots_policy.scrapy.contracts.robots import MetaRobotsContract, RobotsTxtContract
+from scrapy_robots_policy.scrapy.contracts.usage import UsageAllowedContract, UsageRefusedContract
 
 __all__ = ["MetaRobotsContract", "RobotsTxtContract", "UsageAllowedContract",
            "UsageRefusedContract"]

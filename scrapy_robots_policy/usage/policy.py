@@ -1,18 +1,19 @@
 """Which declared purposes a request's origin and a page's own signals refuse.
 
 Pure (no Scrapy): :class:`UsagePolicy` reads the usage signals of each source through
-:mod:`.usage` and decides per purpose with :func:`.usage.decide`. The origin's reading
+:mod:`scrapy_robots_policy.usage` and decides per purpose with :func:`.decide`. The origin's reading
 (robots.txt lines, tdmrep.json) is made before a request is sent and can refuse it; the
 page's (Content-Usage and TDMRep headers, TDMRep meta tags, noai) is added to it once
-the response is in, and can drop its items. Adapters: ``usagegate.py`` (downloader),
-``spider.py``.
+the response is in, and can drop its items. It is given plain values (a page's usage
+headers as a dict of lists of text, never a response). Adapters: ``scrapy/usagegate.py``
+(downloader), ``scrapy/spider.py``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol
 
 from scrapy_robots_policy.usage import (
     Reading,
@@ -33,8 +34,7 @@ from scrapy_robots_policy.usage.tdmrep import RESERVED_PURPOSES
 
 if TYPE_CHECKING:
     from scrapy_robots_policy.directives import RobotsDirectives
-    from scrapy_robots_policy.fetch.policy import Entry
-    from scrapy_robots_policy.settings import RobotsPolicySettings
+    from scrapy_robots_policy.fetch.policy import CachedAnswer
 
 #: Request meta key of the origin's :class:`UsageReading` (set by the downloader side).
 ORIGIN_USAGE_META = "robots_policy_origin_usage"
@@ -45,23 +45,20 @@ USAGE_META = "robots_policy_usage"
 CHECK_PURPOSES_META = "robots_policy_check_purposes"
 
 
-#: Response headers that carry usage signals (read by ``page_signals``).
+#: Response headers that carry usage signals (the keys of ``for_page``'s ``headers``, in
+#: lower case).
 USAGE_HEADERS = ("Content-Usage", "TDM-Reservation", "TDM-Policy", "Content-Type")
 
 
-def usage_headers(response: Any) -> dict[str, list[str]]:
-    """The usage headers of a response with Scrapy's ``headers.getlist``, by lower-case
-    name, as text (latin-1, as HTTP/1.1 carries it); odd headers are skipped."""
-    found: dict[str, list[str]] = {}
-    for name in USAGE_HEADERS:
-        try:
-            values = response.headers.getlist(name)
-        except Exception:  # a response without headers, or a header object that fails
-            continue
-        if values:
-            found[name.lower()] = [value.decode("latin-1") if isinstance(value, bytes)
-                                   else str(value) for value in values]
-    return found
+class UsageSettings(Protocol):
+    """What :class:`UsagePolicy` reads of the crawl's settings (``RobotsPolicySettings``
+    of the Scrapy adapter has both)."""
+
+    @property
+    def purposes(self) -> tuple[str, ...]: ...
+
+    @property
+    def enforce_usage(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -93,12 +90,12 @@ class UsageReading:
 class UsagePolicy:
     """Reads and decides the usage signals for the purposes a crawl declares."""
 
-    def __init__(self, settings: RobotsPolicySettings) -> None:
+    def __init__(self, settings: UsageSettings) -> None:
         self.purposes = settings.purposes
         self.enforce = settings.enforce_usage
         # tdmrep.json bodies parsed, by the identity of their cached entry: one parse per
         # fetch, however many requests of the origin ask.
-        self._parsed: dict[int, tuple[Entry, TdmRep]] = {}
+        self._parsed: dict[int, tuple[CachedAnswer, TdmRep]] = {}
 
     def purposes_for(self, meta: Mapping[str, object]) -> tuple[str, ...]:
         """What to decide on for one request: its contract's purposes, else the crawl's."""
@@ -112,12 +109,12 @@ class UsagePolicy:
         """Whether tdmrep.json must be fetched: only when TDMRep speaks of a purpose."""
         return any(purpose in RESERVED_PURPOSES for purpose in purposes)
 
-    def for_robots(self, robots: Entry, url: str, user_agent: str,
+    def for_robots(self, robots: CachedAnswer, url: str, user_agent: str,
                    purposes: tuple[str, ...]) -> UsageReading:
         """What robots.txt alone says of ``url``: enough to refuse before tdmrep.json."""
         return UsageReading.of(purposes, robots_signals(robots.rules, url, user_agent))
 
-    def with_tdmrep(self, reading: UsageReading, tdmrep: Entry, url: str) -> UsageReading:
+    def with_tdmrep(self, reading: UsageReading, tdmrep: CachedAnswer, url: str) -> UsageReading:
         """``reading`` with what the origin's tdmrep.json says of ``url``: before the
         request, the file is all TDMRep has. Unreachable (5xx, network errors): refused,
         as robots.txt is."""
@@ -155,7 +152,7 @@ class UsagePolicy:
                                noai_signals(directives, images=images)])
         return UsageReading.of(purposes, Reading((*kept, *page.signals), page.problems))
 
-    def _tdmrep(self, entry: Entry) -> TdmRep | None:
+    def _tdmrep(self, entry: CachedAnswer) -> TdmRep | None:
         if entry.body is None:  # 4xx, redirects given up: no file, nothing declared
             return None
         known = self._parsed.get(id(entry))

@@ -1,7 +1,7 @@
 """RobotsPolicySpiderMiddleware: enforce the page-level directives of every response.
 
 It sits next to the spider, so it sees what callbacks yield, and drops what
-:mod:`scrapy_robots_policy.pagepolicy` decides to drop; :mod:`.pageaccounts` counts and
+:mod:`scrapy_robots_policy.page.policy` decides to drop; :mod:`.pageaccounts` counts and
 logs why. Every
 directive is put in ``response.meta["robots_directives"]`` before the callback runs, for
 the user's code to honour the rest (nosnippet, max-snippet, ...).
@@ -17,18 +17,18 @@ from scrapy import Request, signals
 from scrapy.exceptions import NotConfigured
 
 from scrapy_robots_policy.directives import RobotsDirectives
-from scrapy_robots_policy.pageaccounts import PageAccounts
-from scrapy_robots_policy.pagepolicy import Page, PagePolicy
-from scrapy_robots_policy.record import RECORD_META, annotate, page_record
-from scrapy_robots_policy.settings import RobotsPolicySettings
-from scrapy_robots_policy.usagepolicy import (
+from scrapy_robots_policy.page.policy import Page, PagePolicy
+from scrapy_robots_policy.page.record import RECORD_META, annotate, page_record
+from scrapy_robots_policy.scrapy.pageaccounts import PageAccounts
+from scrapy_robots_policy.scrapy.settings import RobotsPolicySettings
+from scrapy_robots_policy.scrapy.useragent import UserAgentChoice
+from scrapy_robots_policy.usage.policy import (
     ORIGIN_USAGE_META,
+    USAGE_HEADERS,
     USAGE_META,
     UsagePolicy,
     UsageReading,
-    usage_headers,
 )
-from scrapy_robots_policy.useragent import UserAgentChoice
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -139,3 +139,18 @@ class RobotsPolicySpiderMiddleware:
             self.accounts.dropped("requests_dropped", reason, response,
                                   "Not following %(request)s of %(url)s: %(why)s", request)
         return reason is None
+
+
+def usage_headers(response: Response) -> dict[str, list[str]]:
+    """The usage headers of a response, as :class:`.UsagePolicy` takes them: by lower-case
+    name, as text (latin-1, as HTTP/1.1 carries it); odd headers are skipped."""
+    found: dict[str, list[str]] = {}
+    for name in USAGE_HEADERS:
+        try:
+            values = response.headers.getlist(name)
+        except Exception:  # a response without headers, or a header object that fails
+            continue
+        if values:
+            found[name.lower()] = [value.decode("latin-1") if isinstance(value, bytes)
+                                   else str(value) for value in values]
+    return found

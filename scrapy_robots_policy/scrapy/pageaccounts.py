@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import Response
 
-    from scrapy_robots_policy.pagepolicy import Page, Reason
+    from scrapy_robots_policy.page.policy import Page, Reason
 
 # The spider middleware's own logger name, which log filters already use.
 logger = logging.getLogger("scrapy_robots_policy.spider")

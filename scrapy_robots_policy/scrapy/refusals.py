@@ -11,16 +11,16 @@ from typing import TYPE_CHECKING, NoReturn
 
 from scrapy.exceptions import IgnoreRequest
 
-from scrapy_robots_policy.fetch.rounds import CLOSING
+from scrapy_robots_policy.fetch.policy import CLOSING
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import Request
 
-    from scrapy_robots_policy.fetch.policy import Entry
-    from scrapy_robots_policy.origin import Origin
+    from scrapy_robots_policy.fetch.origin import Origin
+    from scrapy_robots_policy.fetch.policy import CachedAnswer
+    from scrapy_robots_policy.fetch.verdict import Verdict
     from scrapy_robots_policy.usage import UsageDecision
-    from scrapy_robots_policy.verdict import Verdict
 
 # The downloader middleware's own logger name, which log filters already use.
 logger = logging.getLogger("scrapy_robots_policy.downloader")
@@ -34,7 +34,7 @@ class Refusals:
         self._stats = crawler.stats
         self._also_obey = also_obey
 
-    def robots(self, origin: Origin, entry: Entry, verdict: Verdict, request: Request
+    def robots(self, origin: Origin, entry: CachedAnswer, verdict: Verdict, request: Request
                ) -> NoReturn:
         """Refuse ``request`` as robots.txt (``entry``, the file of ``origin``) decided."""
         self._stats.inc_value("robotstxt/forbidden")

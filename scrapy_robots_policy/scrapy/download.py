@@ -21,13 +21,14 @@ from scrapy.utils.defer import maybe_deferred_to_future
 
 from scrapy_robots_policy.fetch.decompress import inflate_prefix
 from scrapy_robots_policy.fetch.policy import Fetched
-from scrapy_robots_policy.settings import RobotsPolicySettings
+from scrapy_robots_policy.scrapy.settings import RobotsPolicySettings
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import Response
 
-logger = logging.getLogger(__name__)
+# The logger name it had before the move to scrapy/: users' log filters name it.
+logger = logging.getLogger("scrapy_robots_policy.fetch.download")
 
 #: Meta key of our own robots.txt requests: bytes received so far (for the size cap).
 _RECEIVED = "_robots_policy_received"

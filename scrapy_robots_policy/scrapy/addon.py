@@ -1,6 +1,6 @@
 """Addon: ``ADDONS = {"scrapy_robots_policy.Addon": 0}`` turns the whole plugin on.
 
-It puts :class:`~scrapy_robots_policy.downloader.RobotsPolicyDownloaderMiddleware` where
+It puts :class:`~scrapy_robots_policy.scrapy.downloader.RobotsPolicyDownloaderMiddleware` where
 Scrapy's ``RobotsTxtMiddleware`` sits (so it sees requests in the same order), disables
 Scrapy's, and adds the page-level directives spider middleware next to the spider. The
 robots.txt middleware stays inactive unless ``ROBOTSTXT_OBEY`` is true, as Scrapy's own
@@ -28,6 +28,8 @@ if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
 
 BUILTIN_DOWNLOADER = "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware"
+# The public paths (re-exports of this package's modules), which users' settings name and
+# which the add-on has always written into them: a settings dump stays the same.
 DOWNLOADER = "scrapy_robots_policy.downloader.RobotsPolicyDownloaderMiddleware"
 SPIDER = "scrapy_robots_policy.spider.RobotsPolicySpiderMiddleware"
 CONTRACTS = ("scrapy_robots_policy.contracts.RobotsTxtContract",
@@ -35,7 +37,8 @@ CONTRACTS = ("scrapy_robots_policy.contracts.RobotsTxtContract",
              "scrapy_robots_policy.contracts.UsageAllowedContract",
              "scrapy_robots_policy.contracts.UsageRefusedContract")
 
-logger = logging.getLogger(__name__)
+# The logger name it had before the move to scrapy/: users' log filters name it.
+logger = logging.getLogger("scrapy_robots_policy.addon")
 
 #: Where Scrapy's RobotsTxtMiddleware sits in DOWNLOADER_MIDDLEWARES_BASE (2.13 .. 2.19).
 BUILTIN_PRIORITY = 100

@@ -11,8 +11,9 @@ default), since a page that was fetched still states its wishes. It also registe
 ``scrapy check`` builds its ContractsManager from the project settings before any spider
 is loaded, so an add-on enabled only in a spider's ``custom_settings`` comes too late for
 ``SPIDER_CONTRACTS``. But ContractsManager keeps its name -> contract table on the class
-(Scrapy 2.13 to 2.19), and the spider's contracts are only looked up when its crawl
-starts, after ``update_settings``: registering there makes ``custom_settings`` work too.
+(Scrapy 2.13 to 2.19; :func:`.internals.contracts_table`), and the spider's contracts are
+only looked up when its crawl starts, after ``update_settings``: registering there makes
+``custom_settings`` work too.
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ import logging
 import os
 from typing import TYPE_CHECKING, Any
 
-from scrapy.contracts import ContractsManager
 from scrapy.utils.misc import load_object
+
+from scrapy_robots_policy.scrapy.internals import contracts_table
 
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
@@ -77,8 +79,8 @@ class Addon:
         """Make the contracts known to ``scrapy check`` when the add-on is enabled only in
         a spider's ``custom_settings`` (see the module docstring); entries the user set to
         ``None`` in ``SPIDER_CONTRACTS`` stay off."""
-        table = vars(ContractsManager).get("contracts")
-        if not isinstance(table, dict):  # a Scrapy that keeps the table per instance
+        table = contracts_table()
+        if table is None:  # a Scrapy that keeps the table per instance
             if os.environ.get("SCRAPY_CHECK"):  # set by scrapy check while it runs spiders
                 logger.warning(
                     "scrapy_robots_policy: the @robotstxt and @meta_robots contracts are "

@@ -2,12 +2,10 @@
 
 Closing refuses the requests still waiting for a robots.txt, so it is decided from
 evidence only: the ``spider_closed`` signal, or Scrapy's own engine saying so. Scrapy
-has no public signal or API for "closing has started" (``close_spider`` sends
-``spider_closed`` only once every request in progress, those waiting for a robots.txt
-among them, is done; ``engine.running`` stays true meanwhile), so the engine's private
-slot is read, and only on a real engine whose slot has the real types: never on a
-stand-in (a ``MagicMock`` crawler in a user's unit tests, where every attribute is a
-truthy mock), which is taken as running.
+has no public signal or API for "closing has started", so the engine's private slot is
+read (:func:`.internals.engine_closing`, where the reason is told), and only on a real
+engine: a stand-in (a ``MagicMock`` crawler in a user's unit tests, where every
+attribute is a truthy mock) is taken as running.
 """
 
 from __future__ import annotations
@@ -15,19 +13,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
-from scrapy.core import engine as _engine
-from scrapy.core.engine import ExecutionEngine
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.defer import CancelledError, Deferred
+
+from scrapy_robots_policy.scrapy.internals import engine_closing
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
 #: How often a wait checks whether the engine started closing, in seconds.
 _POLL = 0.25
-#: The class of the engine's private slot (Scrapy 2.13 to 2.19).
-_ENGINE_SLOT: type | None = getattr(_engine, "_Slot", None)
-_UNKNOWN = object()
 
 
 class CrawlClosing:
@@ -43,18 +38,7 @@ class CrawlClosing:
         """Whether the crawl is closing (CLOSESPIDER_*, Ctrl-C, an idle spider, an error)."""
         if self._closed:
             return True
-        engine = self._crawler.engine
-        # type(), not isinstance(): a mock with spec=ExecutionEngine passes isinstance().
-        if not issubclass(type(engine), ExecutionEngine):
-            return False
-        # Scrapy 2.13 to 2.19; an engine without it (a future Scrapy) is taken as running:
-        # spider_closed still ends the waiting, where "closing" would refuse every request.
-        slot = getattr(engine, "_slot", _UNKNOWN)
-        if slot is None:  # the spider is not open (any more)
-            return True
-        if _ENGINE_SLOT is None or type(slot) is not _ENGINE_SLOT:
-            return False
-        return issubclass(type(getattr(slot, "closing", None)), Deferred)
+        return engine_closing(self._crawler.engine)
 
     async def sleep(self, seconds: float) -> None:
         """Wait ``seconds``, or less if the crawl closes meanwhile."""

@@ -1,4 +1,24 @@
-"""Scrapy's download slots, where a request really leaves for the server.
+"""Every use of Scrapy's non-public state, in one place, each with its reason.
+
+Scrapy has no public API for what these read or change; each is tested on the oldest and
+the newest supported Scrapy (2.13 and 2.19: tests/scrapy/test_internals.py, which CI runs
+on both), and each falls back to "unknown" where a future Scrapy lacks it, never to a
+refusal.
+
+The engine (:func:`engine_closing`, for :mod:`.closing`):
+
+- ``ExecutionEngine._slot`` and the class ``scrapy.core.engine._Slot``, whose ``closing``
+  is a Deferred once closing has started: Scrapy sends ``spider_closed`` only after every
+  request in progress is done (those waiting for a robots.txt among them), and
+  ``engine.running`` stays true meanwhile, so nothing public says "closing has started".
+
+``scrapy check``'s contracts (:func:`contracts_table`, for :mod:`.addon`):
+
+- ``ContractsManager.contracts``, the name -> contract table kept on the class: ``scrapy
+  check`` builds its manager from the project settings before any spider is loaded, so an
+  add-on enabled in a spider's ``custom_settings`` registers its contracts there.
+
+The download slots, where a request really leaves for the server (for :mod:`.pacing`):
 
 A downloader middleware runs before the download slot's own delay, so a turn granted
 there can still be pushed back (or bunched) by the slot. The moment a request leaves is
@@ -10,9 +30,7 @@ the pacing rule still owes the origin of that first request. Requests wait in th
 queue, Scrapy's own place for waiting: they count in ``slot.active``, which Scrapy's
 ``DownloaderAwarePriorityQueue`` reads to serve the other origins first.
 
-What this module reads or changes of Scrapy beyond its documented API, and why; each is
-tested on the oldest and newest supported Scrapy (2.13, 2.19):
-
+- ``Downloader.slots``, the live slots by key (AutoThrottle reads it too, undocumented);
 - the class of a live ``Slot`` (``__class__`` assignment, no new state: Scrapy's ``Slot``
   has no hook for its delay, and Scrapy creates slots in a private method);
 - ``Slot.queue``, ``active``, ``concurrency`` and ``lastseen``: which request leaves next,
@@ -21,6 +39,9 @@ tested on the oldest and newest supported Scrapy (2.13, 2.19):
   ``time.monotonic`` later), read from Scrapy's module;
 - a closing crawl refuses held requests by failing their queue entry's Deferred, which
   Scrapy's ``_enqueue_request`` awaits: otherwise they would wait out their pause.
+
+Stand-ins (a ``MagicMock`` crawler in a user's unit tests, where every attribute is a
+truthy mock) are never read: only objects whose type is Scrapy's own are.
 """
 
 from __future__ import annotations
@@ -29,12 +50,46 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from scrapy.contracts import ContractsManager
 from scrapy.core import downloader as _downloader
+from scrapy.core import engine as _engine
 from scrapy.core.downloader import Downloader, Slot
+from scrapy.core.engine import ExecutionEngine
+from twisted.internet.defer import Deferred
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import Request
+
+#: The class of the engine's private slot (Scrapy 2.13 to 2.19).
+ENGINE_SLOT: type | None = getattr(_engine, "_Slot", None)
+_UNKNOWN = object()
+
+
+def engine_closing(engine: Any) -> bool:
+    """Whether Scrapy's own engine says the crawl is closing (or the spider is not open).
+
+    False for a stand-in engine, and for an engine whose private slot is not the known
+    one (a future Scrapy): ``spider_closed`` still ends the waiting there, where
+    "closing" would refuse every request.
+    """
+    # type(), not isinstance(): a mock with spec=ExecutionEngine passes isinstance().
+    if not issubclass(type(engine), ExecutionEngine):
+        return False
+    slot = getattr(engine, "_slot", _UNKNOWN)
+    if slot is None:  # the spider is not open (any more)
+        return True
+    if ENGINE_SLOT is None or type(slot) is not ENGINE_SLOT:
+        return False
+    return issubclass(type(getattr(slot, "closing", None)), Deferred)
+
+
+def contracts_table() -> dict[str, Any] | None:
+    """``ContractsManager``'s class-level name -> contract table (Scrapy 2.13 to 2.19), or
+    ``None`` for a Scrapy that keeps it per instance."""
+    table = vars(ContractsManager).get("contracts")
+    return table if isinstance(table, dict) else None
+
 
 #: The clock of ``Slot.lastseen``: what ``Downloader._process_queue`` reads.
 SLOT_CLOCK: Callable[[], float] = getattr(_downloader, "monotonic", time.time)
@@ -100,6 +155,12 @@ def refuse_queued(slot: Slot, exception: Exception) -> list[Request]:
         deferred.errback(exception)
         refused.append(request)
     return refused
+
+
+def slot_of(downloader: Downloader, request: Request) -> Slot | None:
+    """The live slot ``request`` was queued in (its ``download_slot`` meta key, set by
+    Scrapy when it queues the request), if any."""
+    return downloader.slots.get(request.meta.get(downloader.DOWNLOAD_SLOT, ""))
 
 
 def downloader_of(crawler: Crawler) -> Downloader | None:

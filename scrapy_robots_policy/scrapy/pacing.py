@@ -34,6 +34,7 @@ from scrapy_robots_policy.scrapy.internals import (
     queued,
     refuse_queued,
     since_last_sent,
+    slot_of,
 )
 
 if TYPE_CHECKING:
@@ -107,7 +108,7 @@ class SlotPacing:
         """Each request's slot, as it is queued there, takes the paced delay."""
         downloader = downloader_of(self._crawler)
         if downloader is not None:
-            slot = downloader.slots.get(request.meta.get(downloader.DOWNLOAD_SLOT, ""))
+            slot = slot_of(downloader, request)
             if slot is not None:
                 adopt(slot, self._paced)
                 origin = self._origin(request)

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
-from weakref import WeakKeyDictionary
 
 from scrapy_robots_policy.fetch.policy import PolicySettings
 from scrapy_robots_policy.pacing import PaceSettings
+from scrapy_robots_policy.scrapy.crawlstate import crawl_state
 from scrapy_robots_policy.usage import PURPOSES
 
 if TYPE_CHECKING:
@@ -23,11 +23,6 @@ if TYPE_CHECKING:
 
 #: Scrapy's own default of DOWNLOAD_TIMEOUT, when the settings object has none.
 _SCRAPY_DOWNLOAD_TIMEOUT = 180.0
-
-# One object per crawler whose settings are frozen (a running crawl): every part of it
-# shares that object. Settings still being edited (a mocked crawler's) are read anew.
-_READ: WeakKeyDictionary[Crawler, tuple[BaseSettings, RobotsPolicySettings]] = (
-    WeakKeyDictionary())
 
 
 @dataclass(frozen=True)
@@ -71,14 +66,17 @@ class RobotsPolicySettings:
 
     @classmethod
     def of(cls, crawler: Crawler) -> RobotsPolicySettings:
-        """The settings of a crawl, read once when they are frozen (a running crawl)."""
+        """The settings of a crawl, read once when they are frozen (a running crawl): every
+        part of it shares that object, kept on the crawler (:mod:`.crawlstate`). Settings
+        still being edited (a mocked crawler's) are read anew."""
         settings = crawler.settings
         if not getattr(settings, "frozen", False):
             return cls.read(settings)
-        known = _READ.get(crawler)
-        if known is None or known[0] is not settings:
-            known = _READ[crawler] = (settings, cls.read(settings))
-        return known[1]
+        state = crawl_state(crawler)
+        if state.settings is None or state.settings_source is not settings:
+            state.settings_source, state.settings = settings, cls.read(settings)
+        read: RobotsPolicySettings = state.settings
+        return read
 
     @classmethod
     def read(cls, settings: BaseSettings) -> RobotsPolicySettings:

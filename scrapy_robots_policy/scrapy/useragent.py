@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import logging
 from typing import TYPE_CHECKING, Any
-from weakref import WeakKeyDictionary
 
 from scrapy_robots_policy.robotstxt import product_token
+from scrapy_robots_policy.scrapy.crawlstate import crawl_state
 from scrapy_robots_policy.scrapy.settings import RobotsPolicySettings
 
 if TYPE_CHECKING:
@@ -22,9 +22,6 @@ logger = logging.getLogger("scrapy_robots_policy.useragent")
 
 #: What ``product_token`` answers for a browser's User-Agent that names no crawler.
 BROWSER = "mozilla"
-
-# One choice per crawl, shared by both middlewares and the contracts (see ``for_crawler``).
-_BY_CRAWLER: WeakKeyDictionary[Crawler, UserAgentChoice] = WeakKeyDictionary()
 
 
 class UserAgentChoice:
@@ -47,10 +44,12 @@ class UserAgentChoice:
 
     @classmethod
     def for_crawler(cls, crawler: Crawler) -> UserAgentChoice:
-        """The crawl's one choice: both middlewares share it, so a warning is logged once."""
-        choice = _BY_CRAWLER.get(crawler)
-        if choice is None:
-            choice = _BY_CRAWLER[crawler] = cls(RobotsPolicySettings.of(crawler))
+        """The crawl's one choice, kept on the crawler (:mod:`.crawlstate`): both
+        middlewares and the contracts share it, so a warning is logged once."""
+        state = crawl_state(crawler)
+        if not isinstance(state.user_agents, cls):
+            state.user_agents = cls(RobotsPolicySettings.of(crawler))
+        choice: UserAgentChoice = state.user_agents
         return choice
 
     def use_spider(self, spider: Any) -> None:

@@ -226,11 +226,6 @@ class RedisStore:
                      password=kwargs.get("password"), ssl=kwargs.get("ssl", False),
                      socket_timeout=SOCKET_TIMEOUT, socket_connect_timeout=SOCKET_TIMEOUT)
 
-    async def version(self, origin: Origin) -> float | None:
-        """The version of the stored entry (for tests and tools)."""
-        value = await self.client.hget(self.keys(origin)[0], "version")
-        return None if value is None else float(value)
-
     async def close(self) -> None:
         await self.client.aclose()
 

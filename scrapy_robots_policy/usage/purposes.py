@@ -25,9 +25,6 @@ TDM_HEADER = "tdm-header"  # tdm-reservation / tdm-policy response headers
 TDM_META = "tdm-meta"  # <meta name="tdm-reservation">
 NOAI = "noai"  # noai / noimageai in robots meta tags or X-Robots-Tag
 
-#: Sources known before a request is sent: they can refuse the request itself.
-ORIGIN_SOURCES = frozenset({CONTENT_SIGNAL, CONTENT_USAGE, TDMREP_JSON})
-
 
 @dataclass(frozen=True, slots=True)
 class Signal:

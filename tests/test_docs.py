@@ -3,7 +3,7 @@
 ``docs/`` is a Sphinx project (Markdown pages read by MyST-Parser), built here as Read the
 Docs builds it, with warnings as errors: a broken link between pages, a page left out of
 the table of contents or a malformed table fails the suite. The settings page is checked
-against the code by ``tests/test_settings.py``; the stats page here.
+against the code by ``tests/scrapy/test_settings.py``; the stats page here.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ README = REPO / "README.md"
 STAT_METHODS = frozenset({"inc_value", "set_value", "max_value", "min_value"})
 #: A row of a table on the stats page: its first cell is one stat key in backquotes.
 STAT_ROW = re.compile(r"^\| `([a-z_][^`]*)` \|", re.M)
-#: A settings row: name and default in backquotes (the pattern tests/test_settings.py reads).
+#: A settings row: name and default in backquotes (the pattern tests/scrapy/test_settings.py reads).
 SETTING_ROW = re.compile(r"^\| `(ROBOTS_POLICY_\w+)` \| `([^`]*)` \|", re.M)
 
 

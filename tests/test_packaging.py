@@ -34,7 +34,7 @@ def test_sdist_ships_tests_license_and_type_marker(tmp_path: Path, compile_engin
         metadata = archive.extractfile(f"{root}/PKG-INFO")
         assert metadata is not None
         pkg_info = metadata.read().decode()
-    for name in ("tests/support.py", "tests/test_cli.py", "LICENSE",
+    for name in ("tests/support.py", "tests/cli/test_cli.py", "LICENSE",
                  "scrapy_robots_policy/py.typed", "setup.cfg", "pyproject.toml", "README.md",
                  "setup.py", "packaging/backend.py"):
         assert f"{root}/{name}" in names, name

@@ -13,8 +13,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from tests.scrapy.test_crawl_robotstxt import crawl, log_lines
 from tests.support import LocalServer, Reply, Seen
-from tests.test_crawl_robotstxt import crawl, log_lines
 
 #: What the server's clock and the crawl's timers may disagree by, in seconds.
 SLACK = 0.02

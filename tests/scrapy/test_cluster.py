@@ -17,6 +17,7 @@ from scrapy_robots_policy.cache.redis_store import RedisStore, escaped
 from scrapy_robots_policy.fetch.origin import origin_of
 from scrapy_robots_policy.fetch.policy import CachedAnswer
 from scrapy_robots_policy.robotstxt import RobotsTxt
+from tests.cache.test_rediscache import Pages, settings, urls, warnings
 from tests.support import (
     LocalServer,
     RedisCluster,
@@ -27,7 +28,6 @@ from tests.support import (
     run_crawl,
     start_crawl,
 )
-from tests.test_rediscache import Pages, settings, urls, warnings
 
 DELAYED = "User-agent: *\nCrawl-delay: 1\nDisallow: /private\n"
 UNDELAYED = "User-agent: *\nDisallow: /private\n"

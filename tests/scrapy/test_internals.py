@@ -1,8 +1,8 @@
 """What scrapy/internals.py reads of Scrapy's non-public state still holds, on the Scrapy
 installed (CI runs the suite on the oldest and the newest supported: 2.13 and 2.19).
 
-The behaviour built on it is tested by real crawls (closing: test_crawl_faults.py;
-pacing: test_crawl_pacing.py); this says, when a Scrapy release changes a private
+The behaviour built on it is tested by real crawls (closing: tests/scrapy/test_crawl_faults.py;
+pacing: tests/scrapy/test_crawl_pacing.py); this says, when a Scrapy release changes a private
 detail, which one.
 """
 

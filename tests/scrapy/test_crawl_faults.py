@@ -18,8 +18,8 @@ from scrapy.downloadermiddlewares.httpcompression import ACCEPTED_ENCODINGS
 from scrapy.resolver import CachingThreadedResolver
 from twisted.internet import defer
 
+from tests.scrapy.test_crawl_robotstxt import Pages, crawl, downloaded, log_lines
 from tests.support import LocalServer, Reply, Seen, run_crawl
-from tests.test_crawl_robotstxt import Pages, crawl, downloaded, log_lines
 
 
 def sequence(*replies: Reply, then: Reply) -> Any:

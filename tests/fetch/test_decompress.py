@@ -1,5 +1,5 @@
 """The head of a compression bomb: what a robots.txt refused by HttpCompressionMiddleware
-is read as (tests/test_crawl_faults.py crawls the same bombs)."""
+is read as (tests/scrapy/test_crawl_faults.py crawls the same bombs)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from scrapy_robots_policy.fetch.decompress import inflate_prefix
-from tests.test_crawl_faults import _module, bomb
+from tests.scrapy.test_crawl_faults import _module, bomb
 
 HEAD = b"User-agent: *\nDisallow: /early\n"
 LINE = b"Disallow: /x\n"

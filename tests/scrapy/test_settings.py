@@ -12,7 +12,7 @@ from scrapy.settings import Settings
 
 from scrapy_robots_policy.scrapy.settings import RobotsPolicySettings
 
-SETTINGS_PAGE = Path(__file__).resolve().parent.parent / "docs" / "settings.md"
+SETTINGS_PAGE = Path(__file__).resolve().parents[2] / "docs" / "settings.md"
 
 
 def read(values: dict[str, object]) -> RobotsPolicySettings:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.scrapy.test_crawl_robotstxt import crawl, downloaded, log_lines
 from tests.support import LocalServer, Reply
-from tests.test_crawl_robotstxt import crawl, downloaded, log_lines
 
 TOKENS = """\
 User-agent: *
@@ -265,7 +265,7 @@ def test_audit_reads_a_real_crawls_feed_and_flags_what_record_mode_kept(tmp_path
 
 
 def test_purposes_declared_per_spider_through_custom_settings() -> None:
-    from tests.test_crawl_robotstxt import Pages
+    from tests.scrapy.test_crawl_robotstxt import Pages
 
     class TrainingSpider(Pages):
         name = "training"

@@ -2,7 +2,7 @@
 
 Such a crawler's engine answers every attribute with a truthy mock: nothing about it
 may be read as "the crawl is closing", which would refuse every request unfetched.
-Closing on a real engine is tested by a real crawl (tests/test_crawl_faults.py).
+Closing on a real engine is tested by a real crawl (tests/scrapy/test_crawl_faults.py).
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ import pytest
 
 from tests.support import LocalServer, Reply
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 AGENT = "ContractBot/1.0 (+https://example.invalid/bot)"
 ROBOTS = (
     "User-agent: *\n"

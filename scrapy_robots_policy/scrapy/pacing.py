@@ -118,14 +118,17 @@ class SlotPacing:
         """The delay of ``slot`` after its last send: Scrapy's own (``own``), or longer
         while the origin of its next request is owed time (or, shared, waits its turn)."""
         request = first_queued(slot)
-        origin = self._origin(request) if request is not None else None
-        if request is None or origin is None:
+        if request is None:
             return own
-        since = since_last_sent(slot)
         if not can_send(slot):
             # Full. While Scrapy has not counted a request sent a moment ago it would send
-            # a burst: ask again in a moment. Else it asks when a download ends.
-            return since + SETTLING if counts_stale(slot) else own
+            # a burst past the slot's concurrency: ask again in a moment. Else it asks
+            # again when a download ends.
+            return since_last_sent(slot) + SETTLING if counts_stale(slot) else own
+        origin = self._origin(request)
+        if origin is None or not self._pacer.governs(origin):
+            return own  # nothing owed: Scrapy's own delay, as without this package
+        since = since_last_sent(slot)
         wait = self._pacer.wait(origin)
         if wait > 0 or own > since:
             if wait > 0:
@@ -171,6 +174,8 @@ class SlotPacing:
     def _downloaded(self, response: Response, request: Request, spider: Any = None) -> None:
         """An answer of the site: a 429 or 503 (by default) pauses its origin. Runs before
         any downloader middleware sees the response, so before a retry is scheduled."""
+        if not self._pacer.concerns(response.status):
+            return
         origin = self._origin(request)
         if origin is None or is_document_request(request):  # robots.txt retries itself
             return

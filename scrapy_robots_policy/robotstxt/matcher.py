@@ -20,7 +20,7 @@ from .precedence import Decision, Rule, as_decision, best_first, better
 
 # The wildcard rules of most matchers: none, in one dictionary they share (never written).
 _NO_WILD: dict[str, tuple[Entry, ...]] = {}
-# The parents of no prefix (a matcher whose rules are in C, or that has none), shared.
+# The parents of no prefix (a matcher without rules), shared.
 _NO_PARENTS: list[int] = []
 # Where the Crowd of every uncrowded prefix's keyed rules is kept (no prefix has a "\n").
 _SPREAD = "\n"

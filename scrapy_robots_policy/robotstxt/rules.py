@@ -5,44 +5,24 @@ prefix, and its Crawl-delay).
 The values of a group are read at C speed, one list per key with an item per line
 (``ALLOW_VALUE`` ...), so a rule's line number is its position in the list: Python
 only looks at the distinct values of groups that have "*", "$", "%" or non-ASCII
-octets, and at Crawl-delay values. In the compiled build, groups that are ASCII without
-a "%" are read, filed and matched in C instead (``native/``, asked by
-``compiled.CompiledMatcher``); this builder still reads the others, and defines them all.
+octets, and at Crawl-delay values.
 """
 
 from __future__ import annotations
 
 import math
 from array import array
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 from .agents import Span, first_naming, group_span
-from .compiled import CompiledMatcher, CompiledRules
 from .lines import ALLOW_VALUE, BLANKS, CRAWL_DELAY_VALUE, DISALLOW_VALUE, GROUP_LINE
 from .matcher import ALLOWS, DISALLOWS, NO_RULES, Matcher
 from .patterns import PLAIN, Entry, compile_pattern, normalize_pattern
 from .precedence import Rule
 
 
-def _compiled_reader() -> Callable[[bytes, array[int], list[int]], CompiledRules | None] | None:
-    """``_native.read`` in the compiled build, else None."""
-    try:
-        from ._native import read
-    except ImportError:
-        return None
-    return read
-
-
-#: Reads the rules of groups in C (see ``native/``), or None in the pure install.
-READ_COMPILED = _compiled_reader()
-
-
 def build(data: bytes, spans: array[int], indexes: list[int], token: bytes | None) -> Matcher:
     """Read the rule lines of the given groups (merged, in file order) for ``token``."""
-    if READ_COMPILED is not None:
-        compiled = READ_COMPILED(data, spans, indexes)
-        if compiled is not None:
-            return _compiled_matcher(compiled, data, spans, indexes, token)
     allows: list[str] = []
     disallows: list[str] = []
     wild: dict[str, list[Entry]] = {}
@@ -76,33 +56,6 @@ def build(data: bytes, spans: array[int], indexes: list[int], token: bytes | Non
     if not plain_rules and not wild and delay is None:
         return NO_RULES
     return Matcher(plain_rules, wild, delay, _GroupLines(data, spans, indexes))
-
-
-def _compiled_matcher(
-    compiled: CompiledRules,
-    data: bytes,
-    spans: array[int],
-    indexes: list[int],
-    token: bytes | None,
-) -> Matcher:
-    """The matcher of rules read in C, with the Crawl-delay read here (only when a line's
-    key starts with "crawl")."""
-    delay = _first_delay_of(data, spans, indexes, token) if compiled.crawl_delay_lines else None
-    if not compiled.rule_count() and delay is None:
-        return NO_RULES
-    return CompiledMatcher(compiled, delay, _GroupLines(data, spans, indexes))
-
-
-def _first_delay_of(
-    data: bytes, spans: array[int], indexes: list[int], token: bytes | None
-) -> float | None:
-    """The Crawl-delay of the first of the groups that gives ``token`` one, or None."""
-    for index in indexes:
-        span = group_span(spans, index)
-        delay = _delay_in(data, span, data[span[1] : span[2]].decode("latin-1"), token)
-        if delay is not None:
-            return delay
-    return None
 
 
 def _delay_in(data: bytes, span: Span, text: str, token: bytes | None) -> float | None:

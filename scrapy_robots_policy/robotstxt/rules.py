@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from .agents import Span, first_naming, group_span
 from .lines import ALLOW_VALUE, BLANKS, CRAWL_DELAY_VALUE, DISALLOW_VALUE, GROUP_LINE
 from .matcher import ALLOWS, DISALLOWS, NO_RULES, Matcher
-from .patterns import PLAIN, Entry, compile_pattern, normalize_pattern
+from .patterns import PLAIN, CompiledRule, compile_pattern, normalize_pattern
 from .precedence import Rule
 
 
@@ -25,7 +25,7 @@ def build(data: bytes, spans: array[int], indexes: list[int], token: bytes | Non
     """Read the rule lines of the given groups (merged, in file order) for ``token``."""
     allows: list[str] = []
     disallows: list[str] = []
-    wild: dict[str, list[Entry]] = {}
+    wild: dict[str, list[CompiledRule]] = {}
     delay: float | None = None
     pos, first_line = 0, 1  # counted on from the last group: linear in the file
     for index in indexes:
@@ -76,7 +76,7 @@ def _delay_in(data: bytes, span: Span, text: str, token: bytes | None) -> float 
 
 
 def _read_values(
-    wild: dict[str, list[Entry]],
+    wild: dict[str, list[CompiledRule]],
     plain: list[str],
     values: list[str],
     allow: bool,
@@ -99,7 +99,7 @@ def _read_values(
             _index_pages(wild, [pattern], first_line + offset)
 
 
-def _index_pages(wild: dict[str, list[Entry]], allowed: list[str], first_line: int) -> None:
+def _index_pages(wild: dict[str, list[CompiledRule]], allowed: list[str], first_line: int) -> None:
     """File the rule ``_directory_of`` each allowed index page, at its line. ``allowed``:
     the values of a group's allow lines, one per line, or one pattern at ``first_line``."""
     for offset, pattern in enumerate(allowed):
@@ -148,7 +148,8 @@ class _GroupLines:
         self._spans = spans
         self._indexes = indexes
         self._lines: dict[tuple[bool, str], int] | None = None
-        self._patterns: dict[Entry, str] | None = None
+        # By rule object: a report asks again about the rule ``find`` answered.
+        self._patterns: dict[CompiledRule, str] | None = None
 
     def line(self, allow: bool, pattern: str) -> int:
         lines = self._lines = self._lines or {}
@@ -158,22 +159,22 @@ class _GroupLines:
             line = lines[allow, pattern] = next(found, 0)
         return line
 
-    def pattern(self, entry: Entry) -> str:
+    def pattern(self, rule: CompiledRule) -> str:
         # The one line of that answer writing a pattern that long (an allowed index page
         # and its directory rule share a line).
         patterns = self._patterns = self._patterns or {}
-        pattern = patterns.get(entry)
+        pattern = patterns.get(rule)
         if pattern is None:
-            prio, allow, line = entry[0], entry[1], entry[2]
-            found = (p for n, a, p in self._read() if n == line and a == allow and len(p) == prio)
-            pattern = patterns[entry] = next(found, entry[6])
+            line, allow, size = rule.line, rule.allow, rule.priority
+            found = (p for n, a, p in self._read() if n == line and a == allow and len(p) == size)
+            pattern = patterns[rule] = next(found, rule.prefix)
         return pattern
 
-    def every_line(self, found: list[Entry]) -> list[Rule]:
+    def every_line(self, found: list[CompiledRule]) -> list[Rule]:
         # One reading of the lines for all the rules found (a path of explain can match
         # thousands): a wildcard rule is known by its line, answer and length.
-        patterns = {entry[6] for entry in found if entry[3] == PLAIN}
-        wild = {(entry[2], entry[1], entry[0]) for entry in found if entry[3] != PLAIN}
+        patterns = {rule.prefix for rule in found if rule.kind == PLAIN}
+        wild = {(rule.line, rule.allow, rule.priority) for rule in found if rule.kind != PLAIN}
         lines = list(self._read())
         patterns.update(p for n, a, p in lines if (n, a, len(p)) in wild)
         return [Rule(a, p, n or None) for n, a, p in lines if p in patterns]
@@ -204,15 +205,15 @@ def _rule_lines(
                     yield line, True, directory
 
 
-def _add(wild: dict[str, list[Entry]], pattern: str, allow: bool, line: int) -> None:
+def _add(wild: dict[str, list[CompiledRule]], pattern: str, allow: bool, line: int) -> None:
     """File one normalised rule with a "*" or "$" under its literal prefix."""
     prefix, kind, last, middles = compile_pattern(pattern)
     same = wild.get(prefix)
     if same is None:
         same = wild[prefix] = []
     else:
-        prefix = same[0][6]  # one string per prefix, not one per rule
-    same.append((len(pattern), allow, line, kind, last, middles, prefix))
+        prefix = same[0].prefix  # one string per prefix, not one per rule
+    same.append(CompiledRule(len(pattern), allow, line, kind, last, middles, prefix))
 
 
 def _parse_delay(value: bytes) -> float | None:

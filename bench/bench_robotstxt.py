@@ -431,6 +431,15 @@ def worst_files() -> list[Shape]:
             "FooBot",
         )
     )
+    # Found by a fuzzer: a second crawler's first question on 500 KiB of "%" (each once
+    # escaped in a Python callback), and a NUL between every character (250,000 lines).
+    percents = _cut(
+        ["User-agent: Other", "Disallow: /o", "User-agent: FooBot"]
+        + [f"Disallow: /{'%' * 40}{i}" for i in range(20_000)]
+    )
+    shapes.append(("500 KiB of % (distinct rules), a second agent", percents, common, "FooBot"))
+    nuls = b"User-agent: *\n" + b"\0".join(b"\n" * 250_000)
+    shapes.append(("500 KiB, a NUL between every character", nuls[: 500 * 1024], common, "FooBot"))
     agents = _cut(
         ["User-agent: *", "Disallow: /x"] + [f"User-agent: foobot{i}" for i in range(100_000)]
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_right
 from itertools import repeat
+from operator import attrgetter
 from typing import Protocol
 
 from .crowd import Crowd, best_in_crowd, keyed, matching_in_crowd
@@ -24,6 +25,7 @@ _NO_WILD: dict[str, tuple[CompiledRule, ...]] = {}
 _NO_PARENTS: list[int] = []
 # Where the Crowd of every uncrowded prefix's keyed rules is kept (no prefix has a "\n").
 _SPREAD = "\n"
+_LINE, _ALLOW, _PRIORITY = attrgetter("line"), attrgetter("allow"), attrgetter("priority")
 #: What a plain rule says, in the dictionary a ``Matcher`` is built from.
 DISALLOWS = 1
 ALLOWS = 2
@@ -51,6 +53,11 @@ _CROWD = 16
 #: The index answers a question when trying the rules in turn would cost more: when
 #: (rules) x (rest of the path + 32) is above this. It is built the first time.
 _LINEAR_WORK = 65_536
+#: What building a Crowd costs per rule, in the same units (a character of a path
+#: searched, at its worst: a path full of the first character of the rules' pieces): the
+#: index is built once trying the rules in turn has cost about as much, so that a first
+#: question pays for a walk, never for an index it may not use.
+_BUILD_WORK = 4_096
 #: The same bound for the keyed rules of all the uncrowded prefixes of a path together
 #: (a rule with a literal piece after a "*": each costs a search of the path; a plain or
 #: an unkeyed rule costs a comparison, on either way of asking).
@@ -83,6 +90,7 @@ class Matcher:
         "_parents",
         "_rules",
         "_top",
+        "_tried",
         "_wild",
         "crawl_delay",
     )
@@ -112,6 +120,7 @@ class Matcher:
         self._longest: array[int] | None = None
         self._crowds = crowds
         self._indexed: dict[str, Crowd] | None = None  # most matchers never build one
+        self._tried = 0  # the work of trying in turn rules a Crowd could have found
 
     def decision(self, path: str) -> Decision:
         """The answer for a normalised path and the rule that decided."""
@@ -178,8 +187,11 @@ class Matcher:
                     best = ~index if flag == ALLOWS else index
                     best_prio = size
                 same = wild.get(key) if wild else None
-                if same is not None and (
-                    crowds is not None and len(path) - size > crowds.get(key, MAX_BYTES)
+                if (
+                    same is not None
+                    and crowds is not None
+                    and len(path) - size > crowds.get(key, MAX_BYTES)
+                    and self._crowd_pays(key, len(same), len(path) - size)
                 ):
                     best = self._crowd_beats(key, path, best)
                     best_prio = self._priority(best)
@@ -209,6 +221,16 @@ class Matcher:
                     break  # every ancestor is shorter, and so are its rules
             index = parents[index]
         return best
+
+    def _crowd_pays(self, key: str, rules: int, rest: int) -> bool:
+        """Whether to ask the Crowd of a prefix's ``rules`` about a path whose ``rest``
+        follows the prefix: once it is built, yes; before, once trying the rules in turn
+        (this time included) has cost about what building it does."""
+        indexed = self._indexed
+        if indexed is not None and key in indexed:
+            return True
+        self._tried += rules * (rest + 32)
+        return self._tried > rules * _BUILD_WORK
 
     def _plain_wins(self, index: int, best: Best) -> bool:
         """Whether the plain rule of prefix ``index`` (matching) beats ``best``: a line is
@@ -316,7 +338,11 @@ def _file_wild(
     crowds: dict[str, int] | None = None
     spread = top = 0
     for prefix, same in wild.items():
-        same.sort(key=best_first)
+        # ``best_first`` as three stable sorts by attribute, read at C speed (a prefix can
+        # hold 40,000 rules, filed on a first question).
+        same.sort(key=_LINE)
+        same.sort(key=_ALLOW, reverse=True)
+        same.sort(key=_PRIORITY, reverse=True)
         filed[prefix] = tuple(same)
         top = max(top, same[0].priority)
         if len(same) >= _CROWD:

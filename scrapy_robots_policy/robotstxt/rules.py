@@ -89,13 +89,23 @@ def _read_values(
     # (reversed: earlier) offsets overwrite.
     firsts = dict(zip(reversed(values), range(len(values) - 1, -1, -1), strict=True))
     firsts.pop("", None)
+    index_pages = allow and "/index.htm" in "".join(firsts)
     for value, offset in firsts.items():
         pattern = _pattern(value, ascii_only)
-        if "*" in pattern or "$" in pattern:
-            _add(wild, pattern, allow, first_line + offset)
-        else:
+        if "*" not in pattern and "$" not in pattern:
             plain.append(pattern)
-        if allow and "/index.htm" in pattern:
+        else:
+            # ``_add``, inline: a group can hold 40,000 of them, read on a first question.
+            prefix, kind, last, middles = compile_pattern(pattern)
+            same = wild.get(prefix)
+            if same is None:
+                same = wild[prefix] = []
+            else:
+                prefix = same[0].prefix  # one string per prefix, not one per rule
+            same.append(
+                CompiledRule(len(pattern), allow, first_line + offset, kind, last, middles, prefix)
+            )
+        if index_pages and "/index.htm" in pattern:
             _index_pages(wild, [pattern], first_line + offset)
 
 

@@ -438,7 +438,7 @@ def worst_files() -> list[Shape]:
         + [f"Disallow: /{'%' * 40}{i}" for i in range(20_000)]
     )
     shapes.append(("500 KiB of % (distinct rules), a second agent", percents, common, "FooBot"))
-    nuls = b"User-agent: *\n" + b"\0".join(b"\n" * 250_000)
+    nuls = b"User-agent: *\n" + b"\n\0" * 250_000
     shapes.append(("500 KiB, a NUL between every character", nuls[: 500 * 1024], common, "FooBot"))
     agents = _cut(
         ["User-agent: *", "Disallow: /x"] + [f"User-agent: foobot{i}" for i in range(100_000)]

@@ -21,8 +21,7 @@ from .precedence import Decision, Rule, as_decision, best_first, better
 
 # The wildcard rules of most matchers: none, in one dictionary they share (never written).
 _NO_WILD: dict[str, tuple[CompiledRule, ...]] = {}
-# The parents of no prefix (a matcher without rules), shared.
-_NO_PARENTS: list[int] = []
+_NO_PARENTS: list[int] = []  # the parents of no prefix (a matcher without rules), shared
 # Where the Crowd of every uncrowded prefix's keyed rules is kept (no prefix has a "\n").
 _SPREAD = "\n"
 _LINE, _ALLOW, _PRIORITY = attrgetter("line"), attrgetter("allow"), attrgetter("priority")
@@ -53,9 +52,8 @@ _CROWD = 16
 #: The index answers a question when trying the rules in turn would cost more: when
 #: (rules) x (rest of the path + 32) is above this. It is built the first time.
 _LINEAR_WORK = 65_536
-#: What building a Crowd costs per rule, in the same units (a character of a path
-#: searched, at its worst: a path full of the first character of the rules' pieces): the
-#: index is built once trying the rules in turn has cost about as much, so that a first
+#: What building a Crowd costs per rule, in those units (a character searched, at worst):
+#: it is built once trying the rules in turn has cost about as much, so that a first
 #: question pays for a walk, never for an index it may not use.
 _BUILD_WORK = 4_096
 #: The same bound for the keyed rules of all the uncrowded prefixes of a path together
@@ -137,7 +135,8 @@ class Matcher:
             return best
         allow = best < 0
         key = self._keys[~best if allow else best]
-        return CompiledRule(len(key), allow, self._line(allow, key), PLAIN, "", (), key)
+        line = 0 if self._rules is None else self._rules.line(allow, key)  # 0: no line
+        return CompiledRule(len(key), allow, line, PLAIN, "", (), key)
 
     def _as_rule(self, found: CompiledRule) -> Rule:
         """A rule as reported, with its pattern as written."""
@@ -145,10 +144,6 @@ class Matcher:
         if found.kind == PLAIN or rules is None:
             return Rule(found.allow, found.prefix, found.line or None)
         return Rule(found.allow, rules.pattern(found), found.line or None)
-
-    def _line(self, allow: bool, pattern: str) -> int:
-        """The first line of a plain rule (0: none, as for a rule no line wrote)."""
-        return 0 if self._rules is None else self._rules.line(allow, pattern)
 
     def _priority(self, best: Best) -> int:
         """The priority of a rule found (None: 0, below every rule)."""
@@ -223,9 +218,8 @@ class Matcher:
         return best
 
     def _crowd_pays(self, key: str, rules: int, rest: int) -> bool:
-        """Whether to ask the Crowd of a prefix's ``rules`` about a path whose ``rest``
-        follows the prefix: once it is built, yes; before, once trying the rules in turn
-        (this time included) has cost about what building it does."""
+        """Whether to ask a prefix's Crowd: once built, yes; before, once trying its
+        ``rules`` in turn (for this ``rest`` too) has cost about what building it does."""
         indexed = self._indexed
         if indexed is not None and key in indexed:
             return True
@@ -307,24 +301,30 @@ class Matcher:
     def matching(self, path: str) -> list[Rule]:
         """Every rule matching a normalised path, in no particular order, with every line
         that writes it."""
-        keys = self._keys
-        crowds = self._crowds
-        found: list[CompiledRule] = []
-        index = bisect_right(keys, path) - 1
-        while index >= 0:
-            key = keys[index]
-            if path.startswith(key):
-                if self._flags[index]:
-                    found.append(self._as_compiled(self._found(index)))  # type: ignore[arg-type]
-                group = self._wild.get(key, ())
-                if crowds is not None and len(path) - len(key) > crowds.get(key, MAX_BYTES):
-                    found.extend(matching_in_crowd(self._crowd(key), path, len(key), group))
-                else:
-                    found.extend(rule for rule in group if rule.matches_after(path, len(key)))
-            index = self._parents[index]
+        found = _every_match(self, path)
         if found and self._rules is not None:
             return self._rules.every_line(found)
         return [self._as_rule(rule) for rule in found]
+
+
+def _every_match(matcher: Matcher, path: str) -> list[CompiledRule]:
+    """Every rule of ``matcher`` matching a normalised path (for ``explain``)."""
+    keys = matcher._keys
+    crowds = matcher._crowds
+    found: list[CompiledRule] = []
+    index = bisect_right(keys, path) - 1
+    while index >= 0:
+        key = keys[index]
+        if path.startswith(key):
+            if matcher._flags[index]:
+                found.append(matcher._as_compiled(matcher._found(index)))  # type: ignore[arg-type]
+            group = matcher._wild.get(key, ())
+            if crowds is not None and len(path) - len(key) > crowds.get(key, MAX_BYTES):
+                found.extend(matching_in_crowd(matcher._crowd(key), path, len(key), group))
+            else:
+                found.extend(rule for rule in group if rule.matches_after(path, len(key)))
+        index = matcher._parents[index]
+    return found
 
 
 def _file_wild(
@@ -338,8 +338,7 @@ def _file_wild(
     crowds: dict[str, int] | None = None
     spread = top = 0
     for prefix, same in wild.items():
-        # ``best_first`` as three stable sorts by attribute, read at C speed (a prefix can
-        # hold 40,000 rules, filed on a first question).
+        # ``best_first`` as three stable sorts by attribute, at C speed (40,000 rules).
         same.sort(key=_LINE)
         same.sort(key=_ALLOW, reverse=True)
         same.sort(key=_PRIORITY, reverse=True)

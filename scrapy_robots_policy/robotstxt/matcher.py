@@ -52,10 +52,6 @@ _CROWD = 16
 #: The index answers a question when trying the rules in turn would cost more: when
 #: (rules) x (rest of the path + 32) is above this. It is built the first time.
 _LINEAR_WORK = 65_536
-#: What building a Crowd costs per rule, in those units (a character searched, at worst):
-#: it is built once trying the rules in turn has cost about as much, so that a first
-#: question pays for a walk, never for an index it may not use.
-_BUILD_WORK = 4_096
 #: The same bound for the keyed rules of all the uncrowded prefixes of a path together
 #: (a rule with a literal piece after a "*": each costs a search of the path; a plain or
 #: an unkeyed rule costs a comparison, on either way of asking).
@@ -88,7 +84,6 @@ class Matcher:
         "_parents",
         "_rules",
         "_top",
-        "_tried",
         "_wild",
         "crawl_delay",
     )
@@ -118,7 +113,6 @@ class Matcher:
         self._longest: array[int] | None = None
         self._crowds = crowds
         self._indexed: dict[str, Crowd] | None = None  # most matchers never build one
-        self._tried = 0  # the work of trying in turn rules a Crowd could have found
 
     def decision(self, path: str) -> Decision:
         """The answer for a normalised path and the rule that decided."""
@@ -182,11 +176,8 @@ class Matcher:
                     best = ~index if flag == ALLOWS else index
                     best_prio = size
                 same = wild.get(key) if wild else None
-                if (
-                    same is not None
-                    and crowds is not None
-                    and len(path) - size > crowds.get(key, MAX_BYTES)
-                    and self._crowd_pays(key, len(same), len(path) - size)
+                if same is not None and (
+                    crowds is not None and len(path) - size > crowds.get(key, MAX_BYTES)
                 ):
                     best = self._crowd_beats(key, path, best)
                     best_prio = self._priority(best)
@@ -216,15 +207,6 @@ class Matcher:
                     break  # every ancestor is shorter, and so are its rules
             index = parents[index]
         return best
-
-    def _crowd_pays(self, key: str, rules: int, rest: int) -> bool:
-        """Whether to ask a prefix's Crowd: once built, yes; before, once trying its
-        ``rules`` in turn (for this ``rest`` too) has cost about what building it does."""
-        indexed = self._indexed
-        if indexed is not None and key in indexed:
-            return True
-        self._tried += rules * (rest + 32)
-        return self._tried > rules * _BUILD_WORK
 
     def _plain_wins(self, index: int, best: Best) -> bool:
         """Whether the plain rule of prefix ``index`` (matching) beats ``best``: a line is

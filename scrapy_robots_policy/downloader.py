@@ -14,7 +14,7 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.httpobj import urlparse_cached
 
-from scrapy_robots_policy.cache.choose import make_cache, make_crawl_delay
+from scrapy_robots_policy.cache.choose import make_cache
 from scrapy_robots_policy.fetch.download import RobotsDownload
 from scrapy_robots_policy.fetch.policy import Entry, Lookup, Policy
 from scrapy_robots_policy.fetch.rounds import FetchRounds
@@ -22,6 +22,7 @@ from scrapy_robots_policy.origin import Origin, Origins
 from scrapy_robots_policy.record import ROBOTSTXT_USE_META, RobotsTxtUse
 from scrapy_robots_policy.refusals import Refusals
 from scrapy_robots_policy.robotstxt import ROBOTS_TXT_PATH
+from scrapy_robots_policy.scrapy.pacing import make_pacing
 from scrapy_robots_policy.settings import RobotsPolicySettings
 from scrapy_robots_policy.usagegate import UsageGate
 from scrapy_robots_policy.usagepolicy import CHECK_PURPOSES_META
@@ -53,7 +54,7 @@ class RobotsPolicyDownloaderMiddleware:
         self._cache = make_cache(crawler, settings, self._policy)
         self._rounds = FetchRounds(crawler, self._policy, self._cache,
                                    RobotsDownload(crawler, settings, self.DOWNLOAD_PRIORITY))
-        self._crawl_delay = make_crawl_delay(crawler, settings, self._cache)
+        self._pacing = make_pacing(crawler, settings, self._cache)
         self._refusals = Refusals(crawler, settings.also_obey)
         # Also without declared purposes: a @usage_* contract asks for its own.
         self._usage = UsageGate(crawler, settings, self.DOWNLOAD_PRIORITY, self._refusals)
@@ -101,7 +102,8 @@ class RobotsPolicyDownloaderMiddleware:
     def _judge(self, origin: Origin, entry: Entry, request: Request
                ) -> Coroutine[Any, Any, None] | None:
         """Refuse ``request`` if disallowed; else what to await before its download (the
-        usage check, then a cluster-wide Crawl-delay turn), if anything."""
+        usage check), if anything. When it may leave is the download slot's business
+        (:mod:`.scrapy.pacing`), told the origin's Crawl-delay here."""
         user_agent = self._user_agents.for_request(request)
         if request.meta.get(CHECK_ONLY_META):  # scrapy check: decide, never refuse
             request.meta[VERDICT_META] = Verdict.of(origin, entry, request.url, user_agent,
@@ -113,24 +115,12 @@ class RobotsPolicyDownloaderMiddleware:
                     origin, entry, request.url, user_agent, self._also_obey)).allowed):
             if self._record:  # three references: the record is built from them if kept
                 request.meta[ROBOTSTXT_USE_META] = RobotsTxtUse(origin, entry, user_agent)
-            usage = (self._usage.judge(origin, entry, request, user_agent)
-                     if self._purposes or CHECK_PURPOSES_META in request.meta else None)
-            if self._crawl_delay is None:
-                return usage
-            if usage is None:
-                return self._crawl_delay.apply(origin, entry.rules, user_agent, request)
-            return self._usage_then_turn(usage, origin, entry, user_agent, request)
+            self._pacing.crawl_delay(origin, entry.rules, user_agent)
+            if self._purposes or CHECK_PURPOSES_META in request.meta:
+                return self._usage.judge(origin, entry, request, user_agent)
+            return None
         self._refusals.robots(origin, entry, verdict or Verdict.of(
             origin, entry, request.url, user_agent, self._also_obey), request)
-
-    async def _usage_then_turn(self, usage: Coroutine[Any, Any, None], origin: Origin,
-                               entry: Entry, user_agent: str, request: Request) -> None:
-        """A request refused for its usage takes no Crawl-delay turn."""
-        await usage
-        assert self._crawl_delay is not None
-        turn = self._crawl_delay.apply(origin, entry.rules, user_agent, request)
-        if turn is not None:
-            await turn
 
     def _spider_opened(self, spider: Any) -> None:
         self._user_agents.use_spider(spider)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 from scrapy_robots_policy.fetch.policy import PolicySettings
+from scrapy_robots_policy.pacing import PaceSettings
 from scrapy_robots_policy.usage import PURPOSES
 
 if TYPE_CHECKING:
@@ -46,6 +47,10 @@ class RobotsPolicySettings:
     redis_lease_time: float = 10.0
     shared_download_delay: bool = False  # ROBOTS_POLICY_SHARED_DOWNLOAD_DELAY
     download_delay: float = 0.0  # DOWNLOAD_DELAY
+    # Pauses a site asks for with 429 / 503 (pacing/).
+    site_backoff: bool = True
+    site_backoff_statuses: frozenset[int] = frozenset({429, 503})
+    site_backoff_max: float = 300.0
     # Which user agent the rules are read for (useragent.py).
     robotstxt_user_agent: str | None = None  # ROBOTSTXT_USER_AGENT
     default_headers_user_agent: str | None = None  # User-Agent in DEFAULT_REQUEST_HEADERS
@@ -109,6 +114,11 @@ class RobotsPolicySettings:
             shared_download_delay=settings.getbool("ROBOTS_POLICY_SHARED_DOWNLOAD_DELAY",
                                                    d.shared_download_delay),
             download_delay=settings.getfloat("DOWNLOAD_DELAY", d.download_delay),
+            site_backoff=settings.getbool("ROBOTS_POLICY_SITE_BACKOFF", d.site_backoff),
+            site_backoff_statuses=_statuses(settings.getlist(
+                "ROBOTS_POLICY_SITE_BACKOFF_STATUSES", sorted(d.site_backoff_statuses))),
+            site_backoff_max=settings.getfloat("ROBOTS_POLICY_SITE_BACKOFF_MAX",
+                                               d.site_backoff_max),
             robotstxt_user_agent=settings.get("ROBOTSTXT_USER_AGENT") or None,
             default_headers_user_agent=_default_headers_user_agent(settings),
             user_agent=str(settings.get("USER_AGENT") or ""),
@@ -128,6 +138,17 @@ class RobotsPolicySettings:
         )
 
     @property
+    def pace(self) -> PaceSettings:
+        """What the pacing rule reads: ``DOWNLOAD_DELAY`` is part of an origin's pace only
+        when the cluster shares it (else it is Scrapy's own, per process and slot)."""
+        shared = self.shared_download_delay and bool(self.redis_url)
+        return PaceSettings(
+            crawl_delay=self.crawl_delay, max_crawl_delay=self.max_crawl_delay,
+            download_delay=self.download_delay if shared else 0.0,
+            backoff=self.site_backoff, backoff_statuses=self.site_backoff_statuses,
+            backoff_max=self.site_backoff_max, max_origins=self.max_origins)
+
+    @property
     def enforce_usage(self) -> bool:
         """Whether usage signals refuse requests and drop items (else they are recorded)."""
         return bool(self.purposes) and self.usage == "enforce"
@@ -142,6 +163,18 @@ def _purposes(values: list[Any]) -> tuple[str, ...]:
         raise ValueError(f"ROBOTS_POLICY_PURPOSES: unknown purpose(s) {', '.join(unknown)}; "
                          f"known: {', '.join(PURPOSES)}")
     return purposes
+
+
+def _statuses(values: list[Any]) -> frozenset[int]:
+    """HTTP status codes, checked: a typo would silently never back off."""
+    try:
+        statuses = frozenset(int(str(value).strip()) for value in values)
+    except ValueError:
+        statuses = frozenset({0})
+    if not all(100 <= status <= 599 for status in statuses):
+        raise ValueError(f"ROBOTS_POLICY_SITE_BACKOFF_STATUSES must list HTTP status codes "
+                         f"(100 to 599), not {values!r}")
+    return statuses
 
 
 def _usage_mode(value: Any) -> str:

@@ -11,6 +11,8 @@ import itertools
 import time
 from typing import Any
 
+import pytest
+
 from scrapy_robots_policy.cache.redis_store import RedisStore, escaped
 from scrapy_robots_policy.fetch.policy import Entry
 from scrapy_robots_policy.origin import origin_of
@@ -58,11 +60,54 @@ def test_two_processes_together_send_one_request_per_crawl_delay(
     assert len(page_times(fast)) == 20
     assert "/private/x" not in slow.paths()
     # One turn (one script, whose TIME call Redis counts) per request to the delayed
-    # origin (and one more for a request woken too late for its turn), none for the other.
-    late = sum(r.stat("robotstxt/crawl_delay/late") for r in results)
-    assert redis_server.client.info("commandstats")["cmdstat_time"]["calls"] == 6 + late
+    # origin (and one more for a request that could not leave at its turn), none for the
+    # other.
+    retaken = sum(r.stat("robotstxt/crawl_delay/retaken") for r in results)
+    assert redis_server.client.info("commandstats")["cmdstat_time"]["calls"] == 6 + retaken
+    assert all(r.stat("robotstxt/crawl_delay/late") == 0 for r in results)
     assert sum(r.stat("robotstxt/crawl_delay/held") for r in results) >= 5
     assert all(r.stat("robotstxt/redis_errors") == 0 for r in results)
+
+
+@pytest.mark.parametrize("throttle", [
+    {"AUTOTHROTTLE_ENABLED": True, "AUTOTHROTTLE_START_DELAY": 0.1},
+    {"DOWNLOAD_DELAY": 3.0},  # a longer per-process delay must not bunch the turns
+], ids=["autothrottle", "download_delay"])
+def test_scrapys_own_throttles_never_bunch_two_processes_requests(
+        redis_server: RedisServer, throttle: dict[str, Any]) -> None:
+    with LocalServer({"/robots.txt": Reply(body=DELAYED)}) as s:
+        crawls = [start_crawl(Pages, settings(redis_server.url, **DELAY, **throttle),
+                              start_urls=urls([s], *(f"/p{n}" for n in range(5))))
+                  for _ in range(2)]
+        results = [crawl.result() for crawl in crawls]
+    assert len(page_times(s)) == 10
+    assert spaced(page_times(s), 0.98), [round(b - a, 3) for a, b in
+                                        itertools.pairwise(page_times(s))]
+    assert all(r.stat("robotstxt/crawl_delay/late") == 0 for r in results)
+
+
+def test_a_pause_one_process_observed_holds_every_process(redis_server: RedisServer) -> None:
+    first = iter([True])
+
+    def slow_down_once(seen: Seen) -> Reply:
+        if next(first, False):
+            return Reply(429, headers={"Retry-After": "3"})
+        return Reply(body="ok")
+
+    with LocalServer({"/robots.txt": Reply(body=UNDELAYED), "/a": slow_down_once}) as s:
+        # The second process alone would send a page every 0.15 to 0.45 s throughout.
+        other = start_crawl(Pages, settings(redis_server.url, DOWNLOAD_DELAY=0.3),
+                            start_urls=urls([s], *(f"/p{n}" for n in range(12))))
+        time.sleep(1.5)
+        observer = run_crawl(Pages, settings(redis_server.url, RETRY_ENABLED=True),
+                             start_urls=urls([s], "/a"))
+        result = other.result()
+    paused_at = next(seen.at for seen in s.seen if seen.path == "/a")
+    during = [seen.path for seen in s.seen if paused_at + 0.1 < seen.at < paused_at + 2.9]
+    assert during == [], during
+    assert len([seen for seen in s.seen if seen.path.startswith("/p")]) == 12  # none lost
+    assert observer.items and observer.stat("robots_policy/backoff/pauses/429") == 1
+    assert result.stat("robots_policy/backoff/shared_pauses") == 1
 
 
 def test_redis_unreachable_each_process_keeps_the_crawl_delay_itself() -> None:

@@ -535,7 +535,7 @@ def test_robotstxt_obey_false_leaves_everything_alone() -> None:
 # -- Crawl-delay -----------------------------------------------------------------------------
 
 
-def test_crawl_delay_applied_to_the_download_slot_when_enabled() -> None:
+def test_crawl_delay_applied_to_the_requests_of_the_origin_when_enabled() -> None:
     robots = Reply(body="User-agent: *\nCrawl-delay: 1\nDisallow: /private\n")
     with LocalServer({"/robots.txt": robots}) as s:
         r = crawl({"ROBOTS_POLICY_CRAWL_DELAY": True},
@@ -543,7 +543,8 @@ def test_crawl_delay_applied_to_the_download_slot_when_enabled() -> None:
     times = sorted(seen.at for seen in s.seen if seen.path != "/robots.txt")
     assert len(times) == 3
     assert all(b - a >= 0.9 for a, b in itertools.pairwise(times))
-    assert log_lines(r, r"Crawl-delay of 1(\.0)? s applied to download slot")
+    assert log_lines(r, r"Crawl-delay of 1(\.0)? s applied to the requests to "
+                        r"http://127\.0\.0\.1:\d+$")
 
 
 def test_crawl_delay_ignored_by_default_as_google_does() -> None:

@@ -1,4 +1,5 @@
-"""Settings are read once into one typed object, with README's names and defaults."""
+"""Settings are read once into one typed object, with the names and defaults of the
+settings page (docs/settings.md)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from scrapy.settings import Settings
 
 from scrapy_robots_policy.settings import RobotsPolicySettings
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+SETTINGS_PAGE = Path(__file__).resolve().parent.parent / "docs" / "settings.md"
 
 
 def read(values: dict[str, object]) -> RobotsPolicySettings:
@@ -60,8 +61,9 @@ def test_a_running_crawls_settings_are_read_once_edited_ones_each_time() -> None
     assert RobotsPolicySettings.of(crawler).fetch.ttl == 3.0
 
 
-def test_readme_documents_every_setting_with_its_real_default() -> None:
-    rows = re.findall(r"^\| `(ROBOTS_POLICY_\w+)` \| `([^`]*)` \|", README.read_text(), re.M)
+def test_the_settings_page_documents_every_setting_with_its_real_default() -> None:
+    rows = re.findall(r"^\| `(ROBOTS_POLICY_\w+)` \| `([^`]*)` \|", SETTINGS_PAGE.read_text(),
+                      re.M)
     documented = dict(rows)
     defaults = RobotsPolicySettings()
     real = {
@@ -82,6 +84,9 @@ def test_readme_documents_every_setting_with_its_real_default() -> None:
         "ROBOTS_POLICY_RETRY_BACKOFF_MAX": defaults.fetch.backoff_max,
         "ROBOTS_POLICY_CRAWL_DELAY": defaults.crawl_delay,
         "ROBOTS_POLICY_MAX_CRAWL_DELAY": defaults.max_crawl_delay,
+        "ROBOTS_POLICY_SITE_BACKOFF": defaults.site_backoff,
+        "ROBOTS_POLICY_SITE_BACKOFF_STATUSES": sorted(defaults.site_backoff_statuses),
+        "ROBOTS_POLICY_SITE_BACKOFF_MAX": defaults.site_backoff_max,
         "ROBOTS_POLICY_DIRECTIVES_OBEY": defaults.directives_obey,
         "ROBOTS_POLICY_DROP_NOINDEX": defaults.drop_noindex,
         "ROBOTS_POLICY_OBEY_NOFOLLOW": defaults.obey_nofollow,

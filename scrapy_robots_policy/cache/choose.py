@@ -1,5 +1,4 @@
-"""The one place where the settings choose the robots.txt cache backend, and with it
-where Crawl-delay is kept (one process's slots, or the cluster's turns)."""
+"""The one place where the settings choose the robots.txt cache backend."""
 
 from __future__ import annotations
 
@@ -8,14 +7,11 @@ from typing import TYPE_CHECKING
 
 from scrapy_robots_policy.cache import RobotsCache
 from scrapy_robots_policy.cache.memory import MemoryCache
-from scrapy_robots_policy.crawldelay import CrawlDelay
 from scrapy_robots_policy.fetch.policy import Policy
 from scrapy_robots_policy.settings import RobotsPolicySettings
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
-
-    from scrapy_robots_policy.sharedelay import SharedDelay
 
 logger = logging.getLogger(__name__)
 
@@ -37,17 +33,3 @@ def make_cache(crawler: Crawler, settings: RobotsPolicySettings, policy: Policy)
                      "(%(error)s): each process fetches its own", {"error": exc})
         return MemoryCache(settings.max_origins)
 
-
-def make_crawl_delay(crawler: Crawler, settings: RobotsPolicySettings, cache: RobotsCache,
-                     ) -> CrawlDelay | SharedDelay | None:
-    """Per process on Scrapy's slots; for the whole cluster when the cache is shared."""
-    shared = settings.crawl_delay or (settings.shared_download_delay
-                                      and settings.download_delay > 0)
-    # Only a cache shared through Redis means the optional redis package is installed.
-    if shared and type(cache) is not MemoryCache:
-        from scrapy_robots_policy.cache.redis import RedisCache
-        from scrapy_robots_policy.sharedelay import SharedDelay
-
-        assert isinstance(cache, RedisCache)  # the only other backend of make_cache
-        return SharedDelay(crawler, settings, cache)
-    return CrawlDelay(crawler, settings) if settings.crawl_delay else None

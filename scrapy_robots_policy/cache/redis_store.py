@@ -79,6 +79,18 @@ local delay = tonumber(ARGV[1])
 redis.call('SET', KEYS[1], at + delay, 'PX', at + delay - now + 1000)
 return at - now
 """
+# KEYS: the origin's next free turn. ARGV: pause ms, channel, message. Pushes the turn past
+# the pause (processes taking turns wait for it) and tells every process (the others).
+_PAUSE = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local till = now + tonumber(ARGV[1])
+if till > tonumber(redis.call('GET', KEYS[1]) or '0') then
+  redis.call('SET', KEYS[1], till, 'PX', till - now + 1000)
+end
+redis.call('PUBLISH', ARGV[2], ARGV[3])
+return 0
+"""
 
 
 def redacted(url: str) -> str:
@@ -134,12 +146,15 @@ class RedisStore:
         self.prefix = escaped(prefix)
         #: Where writes are announced, to wake the processes waiting for them.
         self.channel = self.prefix + "written"
+        #: Where pauses a site asked one process for are announced to the others.
+        self.pause_channel = self.prefix + "paused"
         self.lease_ms = max(int(lease_time * 1000), 1)
         self.stale_limit = stale_limit
         self._claim = self.client.register_script(_CLAIM)
         self._write = self.client.register_script(_WRITE)
         self._renew = self.client.register_script(_RENEW)
         self._turn = self.client.register_script(_TURN)
+        self._pause = self.client.register_script(_PAUSE)
         self._subscribed_nodes = 0
 
     def keys(self, origin: Origin) -> tuple[str, str]:
@@ -187,6 +202,13 @@ class RedisStore:
         go one per ``delay``."""
         key = self.keys(origin)[0] + "#turn"
         return int(await self._turn(keys=[key], args=[max(int(delay * 1000), 1)])) / 1000
+
+    async def pause(self, origin: Origin, seconds: float, sender: str) -> None:
+        """No turn of ``origin`` for ``seconds``; announced on :attr:`pause_channel` as
+        ``"<ms> <sender> <origin>"``."""
+        ms = max(int(seconds * 1000), 1)
+        await self._pause(keys=[self.keys(origin)[0] + "#turn"],
+                          args=[ms, self.pause_channel, f"{ms} {sender} {origin}"])
 
     def subscriber(self) -> Redis:
         """A client of its own for listening to :attr:`channel` (its connection lost must

@@ -45,6 +45,12 @@ _MESSAGE_MAX = 200
 _DOWNLOAD_ASYNC = hasattr(ExecutionEngine, "download_async")
 
 
+
+def is_document_request(request: Request) -> bool:
+    """Whether ``request`` is one of this package's robots.txt (or tdmrep.json) downloads,
+    which follow their own retry schedule rather than a site's back-off."""
+    return _RECEIVED in request.meta
+
 class RobotsDownload:
     """Downloads robots.txt URLs with ``priority``, counting Scrapy's ``robotstxt/`` stats
     (or those of another per-origin document: ``stats`` is the prefix)."""

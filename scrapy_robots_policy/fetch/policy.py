@@ -15,16 +15,15 @@ from __future__ import annotations
 
 import enum
 import hashlib
-import math
 import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from email.utils import parsedate_to_datetime
 from functools import cached_property
 from urllib.parse import urljoin, urlsplit
 
 from scrapy_robots_policy.fetch.document import ROBOTS_TXT, Document
+from scrapy_robots_policy.pacing.retry_after import read_retry_after
 from scrapy_robots_policy.robotstxt import RobotsTxt
 
 DAY = 86400.0
@@ -136,7 +135,6 @@ class Step:
 # ASCII digits only: str.isdigit() and a Unicode \d accept '²' or '٣', which float() rejects
 # or reads as a number no server meant.
 _MAX_AGE = re.compile(r"(?:^|[,\s])max-age\s*=\s*\"?([0-9]+)", re.IGNORECASE)
-_SECONDS = re.compile(r"[0-9]+")
 _NO_STORE = re.compile(r"(?:^|[,\s])(?:no-store|no-cache)(?:$|[,\s=])", re.IGNORECASE)
 
 
@@ -299,22 +297,8 @@ class Policy:
         >>> Policy(now=lambda: 0.0).retry_after("Thu, 01 Jan 1970 00:01:00 GMT")
         60.0
         """
-        if not value:
-            return None
-        value = value.strip()
-        if _SECONDS.fullmatch(value):
-            seconds = float(value[:12])
-        else:
-            try:
-                when = parsedate_to_datetime(value)
-                if when is None or when.tzinfo is None:
-                    return None
-                seconds = when.timestamp() - self.now()
-            except (TypeError, ValueError, IndexError, OverflowError):
-                return None
-        if math.isnan(seconds):
-            return None
-        return min(max(seconds, 0.0), self.settings.max_ttl)
+        seconds = read_retry_after(value, self.now()).seconds
+        return None if seconds is None else min(seconds, self.settings.max_ttl)
 
     def backoff(self, failures: int, status: int | None = None) -> float:
         """Wait before the next try after ``failures`` consecutive failures: doubling, capped.

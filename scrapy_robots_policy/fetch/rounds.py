@@ -102,20 +102,22 @@ class FetchRounds:
                              extra={"spider": spider})
         finally:
             current = self._rounds.pop(origin, None)
-            if entry is None:
-                # Not settled (the crawl is closing, or a bug): refuse what is waiting now,
-                # and let the next request try again.
-                closing = self._closing.started()
-                entry = Entry(RobotsTxt.disallow_all(), CLOSING if closing else "not fetched",
-                              0.0, None)
+            if entry is not None:
+                self._cache.put(origin, entry)
+            closing = self._closing.started()
+            if entry is None or closing:
+                # Not settled, or settled after the crawl began closing: what is waiting is
+                # refused now (a closing crawl sends no more requests), and the next request
+                # of a crawl still running tries again.
                 if closing and current and current.waiters:
-                    logger.info("%(document)s of %(origin)s not settled: %(why)s; refusing "
+                    logger.info("%(document)s of %(origin)s %(state)s: %(why)s; refusing "
                                 "%(waiting)d waiting requests",
                                 {"origin": origin, "why": CLOSING,
+                                 "state": "settled too late" if entry else "not settled",
                                  "document": self._document.name,
                                  "waiting": len(current.waiters)}, extra={"spider": spider})
-            else:
-                self._cache.put(origin, entry)
+                entry = Entry(RobotsTxt.disallow_all(), CLOSING if closing else "not fetched",
+                              0.0, None)
             for waiter in current.waiters if current else ():
                 waiter.callback(entry)
 

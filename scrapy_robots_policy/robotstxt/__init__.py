@@ -32,12 +32,7 @@ from .precedence import ROBOTS_TXT_PATH, Decision, Rule
 from .report import Explanation
 from .usage import UsageLine
 
-#: Always False: the engine is Python only. Kept while code still imports it (a test
-#: of the Scrapy port skips on it).
-COMPILED = False
-
 __all__ = [
-    "COMPILED",
     "MAX_BYTES",
     "MAX_LINE",
     "ROBOTS_TXT_PATH",

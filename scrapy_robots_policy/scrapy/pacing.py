@@ -127,7 +127,9 @@ class SlotPacing:
             return since_last_sent(slot) + SETTLING if counts_stale(slot) else own
         origin = self._origin(request)
         if origin is None or not self._pacer.governs(origin):
-            return own  # nothing owed: Scrapy's own delay, as without this package
+            # Nothing owed: Scrapy's own delay. Never 0, which sends all that is queued at
+            # once: a request of a paced origin (another port of the host) may be next.
+            return own or _one_now(since_last_sent(slot))
         since = since_last_sent(slot)
         wait = self._pacer.wait(origin)
         if wait > 0 or own > since:
@@ -142,7 +144,7 @@ class SlotPacing:
                     self._hold(slot, request, "turn")
                     return since + wait
         self._leaving(origin, request)
-        return max(since - LEAVE_NOW, LEAVE_NOW / 1000)
+        return _one_now(since)
 
     def _leaving(self, origin: Origin, request: Request) -> None:
         """``request`` leaves now: the pacer notes it, and an early one is counted."""
@@ -274,3 +276,9 @@ def make_pacing(crawler: Crawler, settings: RobotsPolicySettings, cache: RobotsC
         assert isinstance(cache, RedisCache)  # the only other backend of make_cache
         turns = ClusterTurns(crawler, cache)
     return SlotPacing(crawler, settings, turns)
+
+
+def _one_now(since: float) -> float:
+    """A delay that lets the slot send its next request now, and only that one: a little
+    less than the time since its last send (Scrapy measured it a moment earlier)."""
+    return max(since - LEAVE_NOW, LEAVE_NOW / 1000)

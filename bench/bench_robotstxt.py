@@ -4,11 +4,10 @@
     python bench/bench_robotstxt.py --quick    # every 8th file, 2 rounds
     python bench/bench_robotstxt.py --worst-case  # adversarial files and 2 KB / 100 KB URLs
 
-Peers: scrapy_robots_policy.RobotsTxt (ours, as installed: Python, or compiled with mypyc
-and its rules read and matched in C after an install with SCRAPY_ROBOTS_POLICY_COMPILE=1;
-the first line says which), Protego (Scrapy's default parser, the baseline), and when
-installed (the ``bench`` extra): texting_robots (Rust through PyO3), Google's C++
-reference parser through jwm.robotstxt (pybind) and through fast-robotstxt (ctypes).
+Peers: scrapy_robots_policy.RobotsTxt (ours, pure Python), Protego (Scrapy's default
+parser, the baseline), and when installed (the ``bench`` extra): texting_robots (Rust
+through PyO3), Google's C++ reference parser through jwm.robotstxt (pybind) and through
+fast-robotstxt (ctypes).
 Agents are given to the other peers as Google's matcher reads them (the leading run of
 [A-Za-z_-]); ours is given the whole User-Agent.
 
@@ -58,7 +57,7 @@ from typing import Any
 
 from protego import Protego
 
-from scrapy_robots_policy.robotstxt import COMPILED, RobotsTxt
+from scrapy_robots_policy.robotstxt import RobotsTxt
 
 CORPUS = Path(os.environ.get("ROBOTS_CORPUS")
               or Path(__file__).resolve().parents[2] / "shared" / "corpus" / "robots-txt")
@@ -432,6 +431,15 @@ def worst_files() -> list[Shape]:
             "FooBot",
         )
     )
+    # Found by a fuzzer: a second crawler's first question on 500 KiB of "%" (each once
+    # escaped in a Python callback), and a NUL between every character (250,000 lines).
+    percents = _cut(
+        ["User-agent: Other", "Disallow: /o", "User-agent: FooBot"]
+        + [f"Disallow: /{'%' * 40}{i}" for i in range(20_000)]
+    )
+    shapes.append(("500 KiB of % (distinct rules), a second agent", percents, common, "FooBot"))
+    nuls = b"User-agent: *\n" + b"\n\0" * 250_000
+    shapes.append(("500 KiB, a NUL between every character", nuls[: 500 * 1024], common, "FooBot"))
     agents = _cut(
         ["User-agent: *", "Disallow: /x"] + [f"User-agent: foobot{i}" for i in range(100_000)]
     )
@@ -489,7 +497,7 @@ def worst_case(runs: int) -> None:
     Protego's; ours parse, and the first question on a fresh object (the rules read,
     the index built), worst over the 2 KB URLs."""
     print(f"worst case: median of {runs} runs per URL; CPU ms; Protego capped at "
-          f"{PROTEGO_CAP_SECONDS:.0f} s per call; ours {'compiled' if COMPILED else 'Python'}")
+          f"{PROTEGO_CAP_SECONDS:.0f} s per call")
     print(f"{'shape':<46}{'URL':>7}{'ours worst':>11}{'ours med':>10}"
           f"{'protego worst':>15}{'ratio':>8}")
     for name, body, urls_for, agent in worst_files():
@@ -558,8 +566,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"corpus: {len(corpus)} files, {megabytes:.1f} MB, {FIRST_QUESTIONS} questions per "
         f"file; peers: {', '.join(p.name for p in everyone)}; {rounds} rounds; "
-        f"Python {sys.version.split()[0]}; "
-        f"ours {'compiled (mypyc, rules in C)' if COMPILED else 'Python'}"
+        f"Python {sys.version.split()[0]}"
     )
 
     samples: dict[tuple[str, str], list[float]] = {}

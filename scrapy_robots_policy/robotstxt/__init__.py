@@ -14,9 +14,6 @@ the parser emits line events to handlers and the matcher is one of them:
   matcher uses when many rules share a prefix.
 * ``sitemaps``; ``usage``: Content-Signal and Content-Usage lines; ``report``:
   ``explain``; ``facade``: ``RobotsTxt``.
-* ``native/``: in the compiled build only, ``rules`` and ``matcher`` again in C, for the
-  groups that are ASCII without a "%" (the tests hold both to the same answers);
-  ``compiled``: the ``Matcher`` that asks them.
 
 Where Google's parser and RFC 9309 disagree, Google wins, except for percent-encoding,
 where RFC 9309 sections 2.2.2 and 2.2.3 are followed (see ``normalize_path``), and for
@@ -27,9 +24,6 @@ dots, the cut of the crawler's name, several names on one line. And the URI
 ``precedence.ROBOTS_TXT_PATH``), where Google's parser applies them to it.
 """
 
-from importlib.machinery import EXTENSION_SUFFIXES
-
-from . import facade as _facade
 from .agents import product_token
 from .facade import RobotsTxt
 from .lines import MAX_BYTES, MAX_LINE
@@ -38,13 +32,7 @@ from .precedence import ROBOTS_TXT_PATH, Decision, Rule
 from .report import Explanation
 from .usage import UsageLine
 
-#: Whether the engine was compiled with mypyc, its rules read and matched in C (an
-#: install with SCRAPY_ROBOTS_POLICY_COMPILE=1, see setup.py), rather than imported as
-#: Python.
-COMPILED = _facade.__file__.endswith(tuple(EXTENSION_SUFFIXES))
-
 __all__ = [
-    "COMPILED",
     "MAX_BYTES",
     "MAX_LINE",
     "ROBOTS_TXT_PATH",

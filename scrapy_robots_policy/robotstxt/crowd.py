@@ -11,7 +11,7 @@ from collections import Counter
 from itertools import chain
 from typing import Literal
 
-from .patterns import ENDS, GLOB_ENDS, Entry, tail_matches
+from .patterns import ENDS, GLOB_ENDS, CompiledRule
 from .precedence import better
 
 #: Up to this many keys of one width, ``key in path`` for each is cheaper than listing
@@ -27,17 +27,17 @@ _MAX_GRAMS = 16
 
 # The rules filed under one key, best first, each with the numbers of the grams it needs:
 # a candidate, to be matched only when the path holds them all.
-Filed = list[tuple[Entry, tuple[int, ...]]]
+Filed = list[tuple[CompiledRule, tuple[int, ...]]]
 # (width, (gram, number) pairs when few, else None; gram codes; numbers by gram code)
 _GramTable = tuple[int, "tuple[tuple[str, int], ...] | None", frozenset[int], dict[int, int]]
 
 
-def keyed(entry: Entry) -> bool:
+def keyed(rule: CompiledRule) -> bool:
     """Whether a rule has keys (see ``_keys``): a literal piece after a "*"."""
-    return bool(entry[4] or entry[5])
+    return bool(rule.last or rule.middles)
 
 
-def _keys(entry: Entry) -> list[str]:
+def _keys(rule: CompiledRule) -> list[str]:
     """What a rule's match requires after its prefix, each enough to find it by.
 
     Each gram (1, 2 or 4 characters) of a literal piece must occur in the path;
@@ -46,7 +46,7 @@ def _keys(entry: Entry) -> list[str]:
     whenever its prefix does (``/*``, ``/a*$``), or only the prefix itself (``/a$``).
     The suffix comes first: among keys as rare, the first is taken.
     """
-    kind, last, middles = entry[3], entry[4], entry[5]
+    kind, last, middles = rule.kind, rule.last, rule.middles
     keys = ["\n" + last[-_MAX_SUFFIX:]] if last and kind in (ENDS, GLOB_ENDS) else []
     for piece in (last, *middles):
         if piece:
@@ -74,29 +74,29 @@ class Crowd:
 
     __slots__ = ("by_key", "grams", "suffixes", "unkeyed")
 
-    def __init__(self, entries: tuple[Entry, ...]) -> None:
-        """``entries`` sorted best first."""
-        unique: dict[tuple[object, ...], Entry] = {}
-        for entry in entries:
-            unique.setdefault(entry[3:], entry)  # the first of each pattern is its best
-        unkeyed: list[Entry] = []
-        with_keys: list[tuple[Entry, list[str]]] = []
-        for entry in unique.values():
-            keys = _keys(entry)
+    def __init__(self, rules: tuple[CompiledRule, ...]) -> None:
+        """``rules`` sorted best first."""
+        unique: dict[tuple[object, ...], CompiledRule] = {}
+        for rule in rules:
+            unique.setdefault(rule.form, rule)  # the first of each pattern is its best
+        unkeyed: list[CompiledRule] = []
+        with_keys: list[tuple[CompiledRule, list[str]]] = []
+        for rule in unique.values():
+            keys = _keys(rule)
             if keys:
-                with_keys.append((entry, keys))
+                with_keys.append((rule, keys))
             else:
-                unkeyed.append(entry)
+                unkeyed.append(rule)
         # Tried as a small group would be: the first that matches is their best.
         self.unkeyed = tuple(unkeyed)
         shared = Counter(chain.from_iterable(keys for _, keys in with_keys))
         number = {key: n for n, key in enumerate(shared)}
         rarest = shared.__getitem__
         by_key: dict[int, Filed] = {}
-        for entry, keys in with_keys:
+        for rule, keys in with_keys:
             needs = tuple(number[key] for key in keys if key[0] != "\n")
             # The key fewest rules share; each list stays best first.
-            by_key.setdefault(number[min(keys, key=rarest)], []).append((entry, needs))
+            by_key.setdefault(number[min(keys, key=rarest)], []).append((rule, needs))
         grams: dict[int, dict[str, int]] = {}
         suffixes: dict[int, dict[str, int]] = {}
         for key, n in number.items():
@@ -153,57 +153,61 @@ def _gram_table(width: int, table: dict[str, int]) -> _GramTable:
 
 
 def first_match(
-    entries: tuple[Entry, ...], path: str, start: int, best: Entry | None
-) -> Entry | None:
-    """``best``, or the first of ``entries`` (best first, all on the literal prefix
+    rules: tuple[CompiledRule, ...], path: str, start: int, best: CompiledRule | None
+) -> CompiledRule | None:
+    """``best``, or the first of ``rules`` (best first, all on the literal prefix
     ``path[:start]``) matching ``path`` if it is better: the rest are no better."""
-    for entry in entries:
-        if best is not None and entry[0] < best[0]:
+    for rule in rules:
+        if best is not None and rule.priority < best.priority:
             break
-        if tail_matches(path, start, entry[3], entry[4], entry[5]):
-            return entry if better(entry, best) else best
+        if rule.matches_after(path, start):
+            return rule if better(rule, best) else best
     return best
 
 
 def _head_priority(same: Filed) -> int:
-    return same[0][0][0]
+    return same[0][0].priority
 
 
-def best_in_crowd(crowd: Crowd, path: str, start: int, best: Entry | None) -> Entry | None:
+def best_in_crowd(
+    crowd: Crowd, path: str, start: int, best: CompiledRule | None
+) -> CompiledRule | None:
     """``best`` or a better rule of ``crowd`` matching ``path`` past ``start``."""
     best = first_match(crowd.unkeyed, path, start, best)
     found, lists = crowd.candidates(path[start:])
     lists.sort(key=_head_priority, reverse=True)
     holds_all = found.issuperset
     for same in lists:
-        if best is not None and same[0][0][0] < best[0]:
+        if best is not None and same[0][0].priority < best.priority:
             break  # every later list starts lower
-        for entry, needs in same:
-            if best is not None and entry[0] < best[0]:
+        for rule, needs in same:
+            if best is not None and rule.priority < best.priority:
                 break
-            prefix = entry[6]
+            prefix = rule.prefix
             if (
                 holds_all(needs)
                 and path.startswith(prefix)
-                and tail_matches(path, len(prefix), *entry[3:6])
+                and rule.matches_after(path, len(prefix))
             ):
-                if better(entry, best):
-                    best = entry
+                if better(rule, best):
+                    best = rule
                 break  # the rest of this list is no better
     return best
 
 
-def matching_in_crowd(crowd: Crowd, path: str, start: int, every: tuple[Entry, ...]) -> list[Entry]:
+def matching_in_crowd(
+    crowd: Crowd, path: str, start: int, every: tuple[CompiledRule, ...]
+) -> list[CompiledRule]:
     """Those of ``every`` (the crowd's rules, duplicates included) matching ``path`` past
     ``start``."""
     found, lists = crowd.candidates(path[start:])
-    patterns = {e[3:] for e in crowd.unkeyed if tail_matches(path, start, e[3], e[4], e[5])}
-    patterns.update(
-        entry[3:]
+    forms = {rule.form for rule in crowd.unkeyed if rule.matches_after(path, start)}
+    forms.update(
+        rule.form
         for same in lists
-        for entry, needs in same
+        for rule, needs in same
         if found.issuperset(needs)
-        and path.startswith(entry[6])
-        and tail_matches(path, len(entry[6]), entry[3], entry[4], entry[5])
+        and path.startswith(rule.prefix)
+        and rule.matches_after(path, len(rule.prefix))
     )
-    return [entry for entry in every if entry[3:] in patterns]
+    return [rule for rule in every if rule.form in forms]

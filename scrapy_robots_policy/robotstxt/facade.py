@@ -100,7 +100,7 @@ class RobotsTxt:
         # Read here: a question is a few calls, each a tenth of its time.
         return (
             found is None
-            or (found < 0 if isinstance(found, int) else found[1])
+            or (found < 0 if isinstance(found, int) else found.allow)
             or path == ROBOTS_TXT_PATH
         )
 

@@ -11,24 +11,25 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_right
 from itertools import repeat
+from operator import attrgetter
 from typing import Protocol
 
 from .crowd import Crowd, best_in_crowd, keyed, matching_in_crowd
 from .lines import MAX_BYTES
-from .patterns import FIND, PLAIN, Entry, tail_matches
+from .patterns import FIND, PLAIN, CompiledRule, tail_matches
 from .precedence import Decision, Rule, as_decision, best_first, better
 
 # The wildcard rules of most matchers: none, in one dictionary they share (never written).
-_NO_WILD: dict[str, tuple[Entry, ...]] = {}
-# The parents of no prefix (a matcher whose rules are in C, or that has none), shared.
-_NO_PARENTS: list[int] = []
+_NO_WILD: dict[str, tuple[CompiledRule, ...]] = {}
+_NO_PARENTS: list[int] = []  # the parents of no prefix (a matcher without rules), shared
 # Where the Crowd of every uncrowded prefix's keyed rules is kept (no prefix has a "\n").
 _SPREAD = "\n"
+_LINE, _ALLOW, _PRIORITY = attrgetter("line"), attrgetter("allow"), attrgetter("priority")
 #: What a plain rule says, in the dictionary a ``Matcher`` is built from.
 DISALLOWS = 1
 ALLOWS = 2
 # A rule found (see ``Matcher.find``).
-Best = int | Entry | None
+Best = int | CompiledRule | None
 
 
 class RuleLines(Protocol):
@@ -38,10 +39,10 @@ class RuleLines(Protocol):
     def line(self, allow: bool, pattern: str) -> int:
         """The first line of a plain rule (0: no line wrote it)."""
 
-    def pattern(self, entry: Entry) -> str:
+    def pattern(self, rule: CompiledRule) -> str:
         """The pattern of a wildcard rule as its line writes it."""
 
-    def every_line(self, found: list[Entry]) -> list[Rule]:
+    def every_line(self, found: list[CompiledRule]) -> list[Rule]:
         """The rules ``found`` at every line that writes them, in file order."""
 
 
@@ -90,7 +91,7 @@ class Matcher:
     def __init__(
         self,
         plain: dict[str, int],
-        wild: dict[str, list[Entry]] | None = None,
+        wild: dict[str, list[CompiledRule]] | None = None,
         crawl_delay: float | None = None,
         rules: RuleLines | None = None,
     ) -> None:
@@ -119,26 +120,24 @@ class Matcher:
 
     def best(self, path: str) -> Rule | None:
         """The deciding rule for a normalised path, or None when no rule matches."""
-        entry = self._as_entry(self.find(path))
-        return None if entry is None else self._as_rule(entry)
+        found = self._as_compiled(self.find(path))
+        return None if found is None else self._as_rule(found)
 
-    def _as_entry(self, best: Best) -> Entry | None:
-        """A rule ``find`` found as an Entry, its line looked up."""
+    def _as_compiled(self, best: Best) -> CompiledRule | None:
+        """A rule ``find`` found as a CompiledRule, its line looked up."""
         if not isinstance(best, int):
             return best
         allow = best < 0
         key = self._keys[~best if allow else best]
-        return (len(key), allow, self._line(allow, key), PLAIN, "", (), key)
+        line = 0 if self._rules is None else self._rules.line(allow, key)  # 0: no line
+        return CompiledRule(len(key), allow, line, PLAIN, "", (), key)
 
-    def _as_rule(self, entry: Entry) -> Rule:
+    def _as_rule(self, found: CompiledRule) -> Rule:
         """A rule as reported, with its pattern as written."""
         rules = self._rules
-        pattern = entry[6] if entry[3] == PLAIN or rules is None else rules.pattern(entry)
-        return Rule(entry[1], pattern, entry[2] or None)
-
-    def _line(self, allow: bool, pattern: str) -> int:
-        """The first line of a plain rule (0: none, as for a rule no line wrote)."""
-        return 0 if self._rules is None else self._rules.line(allow, pattern)
+        if found.kind == PLAIN or rules is None:
+            return Rule(found.allow, found.prefix, found.line or None)
+        return Rule(found.allow, rules.pattern(found), found.line or None)
 
     def _priority(self, best: Best) -> int:
         """The priority of a rule found (None: 0, below every rule)."""
@@ -146,11 +145,11 @@ class Matcher:
             return 0
         if isinstance(best, int):
             return len(self._keys[~best if best < 0 else best])
-        return best[0]
+        return best.priority
 
     def find(self, path: str) -> Best:
         """The deciding rule for a normalised path: None when no rule matches, a rule
-        with a "*" or "$" as its Entry, a plain rule as the index of its prefix, ``~``
+        with a "*" or "$" as its CompiledRule, a plain rule as the index of its prefix, ``~``
         that index when it allows (so ``RobotsTxt.allowed`` reads the answer without
         another call)."""
         keys = self._keys
@@ -184,24 +183,24 @@ class Matcher:
                     best_prio = self._priority(best)
                 elif same is not None:
                     # ``_first_match``, inline: this loop is much of a question's time.
-                    for entry in same:
-                        prio = entry[0]
+                    for rule in same:
+                        prio = rule.priority
                         if prio < best_prio:
                             break
-                        kind = entry[3]
+                        kind = rule.kind
+                        last = rule.last
                         if kind == FIND:
                             # The usual "/x*y" found here rather than by a call of
                             # tail_matches; most fail at the "in", without a call.
-                            last = entry[4]
                             matched = last in path and path.find(last, size) >= 0
                         else:
                             # Most rules fail here: their last piece is not in the path.
-                            matched = entry[4] in path and tail_matches(
-                                path, size, kind, entry[4], entry[5]
+                            matched = last in path and tail_matches(
+                                path, size, kind, last, rule.middles
                             )
                         if matched:
-                            if prio > best_prio or better(entry, self._as_entry(best)):
-                                best = entry
+                            if prio > best_prio or better(rule, self._as_compiled(best)):
+                                best = rule
                                 best_prio = prio
                             break
                 if best_prio >= size and best_prio > top:
@@ -216,8 +215,8 @@ class Matcher:
         prio = self._priority(best)
         if size != prio:
             return size > prio
-        mine = self._as_entry(self._found(index))
-        return better(mine, self._as_entry(best))  # type: ignore[arg-type]
+        mine = self._as_compiled(self._found(index))
+        return better(mine, self._as_compiled(best))  # type: ignore[arg-type]
 
     def _found(self, index: int) -> int:
         """What ``find`` answers for the plain rule of prefix ``index``."""
@@ -225,7 +224,7 @@ class Matcher:
 
     def _crowd_beats(self, key: str | None, path: str, best: Best) -> Best:
         """``best``, or a better rule of a Crowd (see ``_crowd``) matching ``path``."""
-        current = self._as_entry(best)
+        current = self._as_compiled(best)
         found = best_in_crowd(self._crowd(key), path, len(key or ""), current)
         return best if found is current else found
 
@@ -258,14 +257,14 @@ class Matcher:
                 else:
                     # ``_first_match`` over the rules without a key, inline: a chain can
                     # be a thousand prefixes long, and a call for each doubled the time.
-                    for entry in self._wild.get(key, ()):
-                        if entry[0] < self._priority(best):
+                    for rule in self._wild.get(key, ()):
+                        if rule.priority < self._priority(best):
                             break
-                        if entry[4] or entry[5]:
+                        if rule.last or rule.middles:
                             continue  # keyed: in the spread Crowd
-                        if tail_matches(path, len(key), entry[3], entry[4], entry[5]):
-                            if better(entry, self._as_entry(best)):
-                                best = entry
+                        if rule.matches_after(path, len(key)):
+                            if better(rule, self._as_compiled(best)):
+                                best = rule
                             break
             index = self._parents[index]
         return self._crowd_beats(None, path, best)
@@ -284,44 +283,49 @@ class Matcher:
     def matching(self, path: str) -> list[Rule]:
         """Every rule matching a normalised path, in no particular order, with every line
         that writes it."""
-        keys = self._keys
-        crowds = self._crowds
-        found: list[Entry] = []
-        index = bisect_right(keys, path) - 1
-        while index >= 0:
-            key = keys[index]
-            if path.startswith(key):
-                if self._flags[index]:
-                    found.append(self._as_entry(self._found(index)))  # type: ignore[arg-type]
-                group = self._wild.get(key, ())
-                if crowds is not None and len(path) - len(key) > crowds.get(key, MAX_BYTES):
-                    found.extend(matching_in_crowd(self._crowd(key), path, len(key), group))
-                else:
-                    found.extend(
-                        entry
-                        for entry in group
-                        if tail_matches(path, len(key), entry[3], entry[4], entry[5])
-                    )
-            index = self._parents[index]
+        found = _every_match(self, path)
         if found and self._rules is not None:
             return self._rules.every_line(found)
-        return [self._as_rule(entry) for entry in found]
+        return [self._as_rule(rule) for rule in found]
+
+
+def _every_match(matcher: Matcher, path: str) -> list[CompiledRule]:
+    """Every rule of ``matcher`` matching a normalised path (for ``explain``)."""
+    keys = matcher._keys
+    crowds = matcher._crowds
+    found: list[CompiledRule] = []
+    index = bisect_right(keys, path) - 1
+    while index >= 0:
+        key = keys[index]
+        if path.startswith(key):
+            if matcher._flags[index]:
+                found.append(matcher._as_compiled(matcher._found(index)))  # type: ignore[arg-type]
+            group = matcher._wild.get(key, ())
+            if crowds is not None and len(path) - len(key) > crowds.get(key, MAX_BYTES):
+                found.extend(matching_in_crowd(matcher._crowd(key), path, len(key), group))
+            else:
+                found.extend(rule for rule in group if rule.matches_after(path, len(key)))
+        index = matcher._parents[index]
+    return found
 
 
 def _file_wild(
-    wild: dict[str, list[Entry]],
-) -> tuple[dict[str, tuple[Entry, ...]], dict[str, int] | None, int, int]:
+    wild: dict[str, list[CompiledRule]],
+) -> tuple[dict[str, tuple[CompiledRule, ...]], dict[str, int] | None, int, int]:
     """(the rules with a "*" or "$" by prefix, best first; the prefixes with enough of
     them for a Crowd, each with the length of the rest of the path above which it
     answers (see _LINEAR_WORK), built on first use; how many keyed rules the others have;
     the longest rule)."""
-    filed: dict[str, tuple[Entry, ...]] = {}
+    filed: dict[str, tuple[CompiledRule, ...]] = {}
     crowds: dict[str, int] | None = None
     spread = top = 0
     for prefix, same in wild.items():
-        same.sort(key=best_first)
+        # ``best_first`` as three stable sorts by attribute, at C speed (40,000 rules).
+        same.sort(key=_LINE)
+        same.sort(key=_ALLOW, reverse=True)
+        same.sort(key=_PRIORITY, reverse=True)
         filed[prefix] = tuple(same)
-        top = max(top, same[0][0])
+        top = max(top, same[0].priority)
         if len(same) >= _CROWD:
             if crowds is None:
                 crowds = {}
@@ -346,7 +350,7 @@ def _parents(keys: list[str]) -> list[int]:
 
 def _spread_limits(
     keys: list[str],
-    wild: dict[str, tuple[Entry, ...]],
+    wild: dict[str, tuple[CompiledRule, ...]],
     crowds: dict[str, int],
     parents: list[int],
 ) -> array[int]:
@@ -360,14 +364,16 @@ def _spread_limits(
     return array("i", [_SPREAD_WORK // n - 32 if n else MAX_BYTES for n in chained])
 
 
-def _spread(wild: dict[str, tuple[Entry, ...]], crowds: dict[str, int] | None) -> tuple[Entry, ...]:
+def _spread(
+    wild: dict[str, tuple[CompiledRule, ...]], crowds: dict[str, int] | None
+) -> tuple[CompiledRule, ...]:
     """The keyed rules of every uncrowded prefix, best first."""
     spread = [
-        entry
+        rule
         for prefix, same in wild.items()
         if crowds is None or prefix not in crowds
-        for entry in same
-        if keyed(entry)
+        for rule in same
+        if keyed(rule)
     ]
     return tuple(sorted(spread, key=best_first))
 

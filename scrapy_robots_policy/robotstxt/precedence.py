@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .patterns import Entry
+from .patterns import CompiledRule
 
 #: RFC 9309 2.2.2: "The /robots.txt URI is implicitly allowed", whatever the rules say
 #: (Google's parser applies them to it): that path exactly, "/robots.txt?x" is another
@@ -42,13 +42,15 @@ def as_decision(rule: Rule | None, path: str) -> Decision:
     return Decision(rule.allow, rule.line, str(rule))
 
 
-def best_first(entry: Entry) -> tuple[int, bool, int]:
+def best_first(rule: CompiledRule) -> tuple[int, bool, int]:
     """Sort key: longest pattern, then allow, then earliest line."""
-    return (-entry[0], not entry[1], entry[2])
+    return (-rule.priority, not rule.allow, rule.line)
 
 
-def better(entry: Entry, best: Entry | None) -> bool:
-    """Whether matching ``entry`` beats ``best``: longer, or as long and allow, or earlier."""
-    if best is None or entry[0] != best[0]:
-        return best is None or entry[0] > best[0]
-    return (entry[1] and not best[1]) or (entry[1] == best[1] and entry[2] < best[2])
+def better(rule: CompiledRule, best: CompiledRule | None) -> bool:
+    """Whether matching ``rule`` beats ``best``: longer, or as long and allow, or earlier."""
+    if best is None or rule.priority != best.priority:
+        return best is None or rule.priority > best.priority
+    if rule.allow != best.allow:
+        return rule.allow
+    return rule.line < best.line

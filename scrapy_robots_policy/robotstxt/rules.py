@@ -5,47 +5,27 @@ prefix, and its Crawl-delay).
 The values of a group are read at C speed, one list per key with an item per line
 (``ALLOW_VALUE`` ...), so a rule's line number is its position in the list: Python
 only looks at the distinct values of groups that have "*", "$", "%" or non-ASCII
-octets, and at Crawl-delay values. In the compiled build, groups that are ASCII without
-a "%" are read, filed and matched in C instead (``native/``, asked by
-``compiled.CompiledMatcher``); this builder still reads the others, and defines them all.
+octets, and at Crawl-delay values.
 """
 
 from __future__ import annotations
 
 import math
 from array import array
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 from .agents import Span, first_naming, group_span
-from .compiled import CompiledMatcher, CompiledRules
 from .lines import ALLOW_VALUE, BLANKS, CRAWL_DELAY_VALUE, DISALLOW_VALUE, GROUP_LINE
 from .matcher import ALLOWS, DISALLOWS, NO_RULES, Matcher
-from .patterns import PLAIN, Entry, compile_pattern, normalize_pattern
+from .patterns import PLAIN, CompiledRule, compile_pattern, normalize_pattern
 from .precedence import Rule
-
-
-def _compiled_reader() -> Callable[[bytes, array[int], list[int]], CompiledRules | None] | None:
-    """``_native.read`` in the compiled build, else None."""
-    try:
-        from ._native import read
-    except ImportError:
-        return None
-    return read
-
-
-#: Reads the rules of groups in C (see ``native/``), or None in the pure install.
-READ_COMPILED = _compiled_reader()
 
 
 def build(data: bytes, spans: array[int], indexes: list[int], token: bytes | None) -> Matcher:
     """Read the rule lines of the given groups (merged, in file order) for ``token``."""
-    if READ_COMPILED is not None:
-        compiled = READ_COMPILED(data, spans, indexes)
-        if compiled is not None:
-            return _compiled_matcher(compiled, data, spans, indexes, token)
     allows: list[str] = []
     disallows: list[str] = []
-    wild: dict[str, list[Entry]] = {}
+    wild: dict[str, list[CompiledRule]] = {}
     delay: float | None = None
     pos, first_line = 0, 1  # counted on from the last group: linear in the file
     for index in indexes:
@@ -78,33 +58,6 @@ def build(data: bytes, spans: array[int], indexes: list[int], token: bytes | Non
     return Matcher(plain_rules, wild, delay, _GroupLines(data, spans, indexes))
 
 
-def _compiled_matcher(
-    compiled: CompiledRules,
-    data: bytes,
-    spans: array[int],
-    indexes: list[int],
-    token: bytes | None,
-) -> Matcher:
-    """The matcher of rules read in C, with the Crawl-delay read here (only when a line's
-    key starts with "crawl")."""
-    delay = _first_delay_of(data, spans, indexes, token) if compiled.crawl_delay_lines else None
-    if not compiled.rule_count() and delay is None:
-        return NO_RULES
-    return CompiledMatcher(compiled, delay, _GroupLines(data, spans, indexes))
-
-
-def _first_delay_of(
-    data: bytes, spans: array[int], indexes: list[int], token: bytes | None
-) -> float | None:
-    """The Crawl-delay of the first of the groups that gives ``token`` one, or None."""
-    for index in indexes:
-        span = group_span(spans, index)
-        delay = _delay_in(data, span, data[span[1] : span[2]].decode("latin-1"), token)
-        if delay is not None:
-            return delay
-    return None
-
-
 def _delay_in(data: bytes, span: Span, text: str, token: bytes | None) -> float | None:
     """The Crawl-delay a group's ``text`` (its lines from ``span``'s rules on) gives
     ``token``, or None."""
@@ -123,7 +76,7 @@ def _delay_in(data: bytes, span: Span, text: str, token: bytes | None) -> float 
 
 
 def _read_values(
-    wild: dict[str, list[Entry]],
+    wild: dict[str, list[CompiledRule]],
     plain: list[str],
     values: list[str],
     allow: bool,
@@ -136,17 +89,27 @@ def _read_values(
     # (reversed: earlier) offsets overwrite.
     firsts = dict(zip(reversed(values), range(len(values) - 1, -1, -1), strict=True))
     firsts.pop("", None)
+    index_pages = allow and "/index.htm" in "".join(firsts)
     for value, offset in firsts.items():
         pattern = _pattern(value, ascii_only)
-        if "*" in pattern or "$" in pattern:
-            _add(wild, pattern, allow, first_line + offset)
-        else:
+        if "*" not in pattern and "$" not in pattern:
             plain.append(pattern)
-        if allow and "/index.htm" in pattern:
+        else:
+            # ``_add``, inline: a group can hold 40,000 of them, read on a first question.
+            prefix, kind, last, middles = compile_pattern(pattern)
+            same = wild.get(prefix)
+            if same is None:
+                same = wild[prefix] = []
+            else:
+                prefix = same[0].prefix  # one string per prefix, not one per rule
+            same.append(
+                CompiledRule(len(pattern), allow, first_line + offset, kind, last, middles, prefix)
+            )
+        if index_pages and "/index.htm" in pattern:
             _index_pages(wild, [pattern], first_line + offset)
 
 
-def _index_pages(wild: dict[str, list[Entry]], allowed: list[str], first_line: int) -> None:
+def _index_pages(wild: dict[str, list[CompiledRule]], allowed: list[str], first_line: int) -> None:
     """File the rule ``_directory_of`` each allowed index page, at its line. ``allowed``:
     the values of a group's allow lines, one per line, or one pattern at ``first_line``."""
     for offset, pattern in enumerate(allowed):
@@ -195,7 +158,8 @@ class _GroupLines:
         self._spans = spans
         self._indexes = indexes
         self._lines: dict[tuple[bool, str], int] | None = None
-        self._patterns: dict[Entry, str] | None = None
+        # By rule object: a report asks again about the rule ``find`` answered.
+        self._patterns: dict[CompiledRule, str] | None = None
 
     def line(self, allow: bool, pattern: str) -> int:
         lines = self._lines = self._lines or {}
@@ -205,22 +169,22 @@ class _GroupLines:
             line = lines[allow, pattern] = next(found, 0)
         return line
 
-    def pattern(self, entry: Entry) -> str:
+    def pattern(self, rule: CompiledRule) -> str:
         # The one line of that answer writing a pattern that long (an allowed index page
         # and its directory rule share a line).
         patterns = self._patterns = self._patterns or {}
-        pattern = patterns.get(entry)
+        pattern = patterns.get(rule)
         if pattern is None:
-            prio, allow, line = entry[0], entry[1], entry[2]
-            found = (p for n, a, p in self._read() if n == line and a == allow and len(p) == prio)
-            pattern = patterns[entry] = next(found, entry[6])
+            line, allow, size = rule.line, rule.allow, rule.priority
+            found = (p for n, a, p in self._read() if n == line and a == allow and len(p) == size)
+            pattern = patterns[rule] = next(found, rule.prefix)
         return pattern
 
-    def every_line(self, found: list[Entry]) -> list[Rule]:
+    def every_line(self, found: list[CompiledRule]) -> list[Rule]:
         # One reading of the lines for all the rules found (a path of explain can match
         # thousands): a wildcard rule is known by its line, answer and length.
-        patterns = {entry[6] for entry in found if entry[3] == PLAIN}
-        wild = {(entry[2], entry[1], entry[0]) for entry in found if entry[3] != PLAIN}
+        patterns = {rule.prefix for rule in found if rule.kind == PLAIN}
+        wild = {(rule.line, rule.allow, rule.priority) for rule in found if rule.kind != PLAIN}
         lines = list(self._read())
         patterns.update(p for n, a, p in lines if (n, a, len(p)) in wild)
         return [Rule(a, p, n or None) for n, a, p in lines if p in patterns]
@@ -251,15 +215,15 @@ def _rule_lines(
                     yield line, True, directory
 
 
-def _add(wild: dict[str, list[Entry]], pattern: str, allow: bool, line: int) -> None:
+def _add(wild: dict[str, list[CompiledRule]], pattern: str, allow: bool, line: int) -> None:
     """File one normalised rule with a "*" or "$" under its literal prefix."""
     prefix, kind, last, middles = compile_pattern(pattern)
     same = wild.get(prefix)
     if same is None:
         same = wild[prefix] = []
     else:
-        prefix = same[0][6]  # one string per prefix, not one per rule
-    same.append((len(pattern), allow, line, kind, last, middles, prefix))
+        prefix = same[0].prefix  # one string per prefix, not one per rule
+    same.append(CompiledRule(len(pattern), allow, line, kind, last, middles, prefix))
 
 
 def _parse_delay(value: bytes) -> float | None:

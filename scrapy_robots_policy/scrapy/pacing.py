@@ -119,14 +119,19 @@ class SlotPacing:
         """The delay of ``slot`` after its last send: Scrapy's own (``own``), or longer
         while the origin of its next request is owed time (or, shared, waits its turn)."""
         request = first_queued(slot)
-        origin = self._origin(request) if request is not None else None
-        if request is None or origin is None:
+        if request is None:
             return own
-        since = since_last_sent(slot)
         if not can_send(slot):
             # Full. While Scrapy has not counted a request sent a moment ago it would send
-            # a burst: ask again in a moment. Else it asks when a download ends.
-            return since + SETTLING if counts_stale(slot) else own
+            # a burst past the slot's concurrency: ask again in a moment. Else it asks
+            # again when a download ends.
+            return since_last_sent(slot) + SETTLING if counts_stale(slot) else own
+        origin = self._origin(request)
+        if origin is None or not self._pacer.governs(origin):
+            # Nothing owed: Scrapy's own delay. Never 0, which sends all that is queued at
+            # once: a request of a paced origin (another port of the host) may be next.
+            return own or _one_now(since_last_sent(slot))
+        since = since_last_sent(slot)
         wait = self._pacer.wait(origin)
         if wait > 0 or own > since:
             if wait > 0:
@@ -140,7 +145,7 @@ class SlotPacing:
                     self._hold(slot, request, "turn")
                     return since + wait
         self._leaving(origin, request)
-        return max(since - LEAVE_NOW, LEAVE_NOW / 1000)
+        return _one_now(since)
 
     def _leaving(self, origin: Origin, request: Request) -> None:
         """``request`` leaves now: the pacer notes it, and an early one is counted."""
@@ -172,6 +177,8 @@ class SlotPacing:
     def _downloaded(self, response: Response, request: Request, spider: Any = None) -> None:
         """An answer of the site: a 429 or 503 (by default) pauses its origin. Runs before
         any downloader middleware sees the response, so before a retry is scheduled."""
+        if not self._pacer.concerns(response.status):
+            return
         origin = self._origin(request)
         if origin is None or is_document_request(request):  # robots.txt retries itself
             return
@@ -270,3 +277,9 @@ def make_pacing(crawler: Crawler, settings: RobotsPolicySettings, cache: RobotsC
         assert isinstance(cache, RedisCache)  # the only other backend of make_cache
         turns = ClusterTurns(crawler, cache)
     return SlotPacing(crawler, settings, turns)
+
+
+def _one_now(since: float) -> float:
+    """A delay that lets the slot send its next request now, and only that one: a little
+    less than the time since its last send (Scrapy measured it a moment earlier)."""
+    return max(since - LEAVE_NOW, LEAVE_NOW / 1000)

@@ -33,7 +33,7 @@ from scrapy.utils.misc import build_from_crawler
 from twisted.internet import error
 
 from scrapy_robots_policy import RobotsPolicyDownloaderMiddleware
-from scrapy_robots_policy.robotstxt import COMPILED, RobotsTxt
+from scrapy_robots_policy.robotstxt import RobotsTxt
 from tests.mock_engine import (
     Records,
     answer,
@@ -230,9 +230,6 @@ class TestRobotsTxtMiddleware:
 
         self.run(scenario)
 
-    # A compiled class's methods are C descriptors: ``autospec`` takes them for plain
-    # functions and drops ``self``. The pure install, Scrapy's usual one, is patched here.
-    @pytest.mark.skipif(COMPILED, reason="methods of the compiled engine cannot be spied on")
     def test_robotstxt_user_agent_setting(self) -> None:
         async def scenario() -> None:
             crawler = self._get_successful_crawler()

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from scrapy_robots_policy.robotstxt import RobotsTxt
 from scrapy_robots_policy.usage import Signal, decide, refused, robots_signals
 from scrapy_robots_policy.usage.purposes import CONTENT_SIGNAL, CONTENT_USAGE
-from tests.test_robotstxt_usage import ATTACH_EXAMPLE, CONTENT_SIGNALS_EXAMPLE
+from tests.robotstxt.test_robotstxt_usage import ATTACH_EXAMPLE, CONTENT_SIGNALS_EXAMPLE
 
 
 def said(text: bytes, url: str = "/", agent: str = "FooBot") -> set[tuple[str, bool]]:

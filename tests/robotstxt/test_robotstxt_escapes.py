@@ -1,6 +1,6 @@
 """Malformed percent escapes: a rule and a URL spelled alike match, and Google's parser
 (the reference) agrees with us on every rule and URL of a small grammar of them, except
-where our documented RFC 9309 reading explains it (see tests/test_robotstxt_google.py).
+where our documented RFC 9309 reading explains it (see tests/robotstxt/test_robotstxt_google.py).
 
 The grammar: "%" at the end, "%" and one hex digit (either case), "%" and a non-hex
 character, in the middle and at the end, before "*" and "$", next to whole escapes.
@@ -13,7 +13,7 @@ import itertools
 import pytest
 
 from scrapy_robots_policy.robotstxt import RobotsTxt, normalize_path, normalize_pattern
-from tests.test_robotstxt_google import google_url, rfc_form
+from tests.robotstxt.test_robotstxt_google import google_url, rfc_form
 
 googlebot = pytest.importorskip("jwm.robotstxt.googlebot")
 

@@ -78,14 +78,14 @@ def test_download_delay_jitter_lengthens_gaps_never_shortens_them() -> None:
 
 def test_a_paced_origin_sharing_its_hosts_slot_with_an_unpaced_one_keeps_its_pace() -> None:
     """Scrapy's slots are per host name: two ports of 127.0.0.1 are two origins in one
-    slot, and the unpaced one's requests must not carry the paced one's out in a burst."""
+    slot, and the unpaced one's requests must not carry the paced one's out in a burst
+    (they may wait behind them: the slot's queue is first in, first out)."""
     with LocalServer({"/robots.txt": Reply(body=DELAYED.format(1))}) as paced, \
             LocalServer({"/robots.txt": Reply(body="")}) as unpaced:
         starts = [url for n in range(4) for url in (unpaced.url(f"/u{n}"), paced.url(f"/p{n}"))]
         r = crawl({"ROBOTS_POLICY_CRAWL_DELAY": True}, start_urls=starts)
     assert len(arrivals(paced)) == 4 and len(arrivals(unpaced)) == 4
     assert min(gaps(arrivals(paced))) >= 1 - SLACK, gaps(arrivals(paced))
-    assert max(arrivals(unpaced)) < max(arrivals(paced))  # the other origin did not wait
     assert r.stat("robotstxt/crawl_delay/late") == 0
 
 

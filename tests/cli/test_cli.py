@@ -218,6 +218,40 @@ def test_directives_prints_each_directive_with_its_source(
     ]
 
 
+def test_directives_max_size_cuts_the_page_and_says_so(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    head = '<html><head><meta name="robots" content="noarchive">'
+    html = head + " " * 200 + '<meta name="robots" content="noindex"></head></html>'
+    headers = {"Content-Type": "text/html", "X-Robots-Tag": "nofollow"}
+    with LocalServer({"/p": Reply(200, html, headers)}) as server:
+        status, lines = run(capsys, "directives", server.url("/p"), "--max-size", "100")
+    assert status == 0
+    assert lines[0] == f"fetched {server.url('/p')}: 200, text/html, 100 bytes, cut at " \
+                       "--max-size 100"
+    assert "indexable: yes" in lines  # the noindex tag was past the cut
+    assert any(line.startswith("  nofollow ") for line in lines)  # headers are always read
+
+
+@pytest.mark.parametrize("size", ["0", "-1", "5k"])
+def test_directives_max_size_must_be_a_positive_number_of_bytes(
+    size: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["directives", "http://127.0.0.1:9/", "--max-size", size])
+    assert exited.value.code == 2
+    assert (f"argument --max-size: not a whole number of bytes above 0: {size!r}"
+            in capsys.readouterr().err)
+
+
+def test_directives_help_documents_max_size(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["directives", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert ("--max-size BYTES read at most this many bytes of the page (default: 5000000)"
+            in help_text)
+
+
 def test_directives_for_another_crawler_do_not_apply(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -407,9 +407,9 @@ def _report(name: str, reader: FeedReader, args: argparse.Namespace, audit: Audi
         print(f"{kinds['listed']} to look at:")
         for line in listed:
             print(line, end="")
-    unrecorded = f"not recorded for {' or '.join(audit.unrecorded)}"
+    not_recorded = f"not recorded for {' or '.join(audit.unrecorded)}"
     counts = "".join(f", {kinds[kind]} {label}" for kind, label in (
-        ("contradicting", "contradicting"), ("not recorded", unrecorded),
+        ("contradicting", "contradicting"), ("not recorded", not_recorded),
         ("no record", "without a record"), ("malformed record", "with a malformed record"),
         ("not an object", "not an object"),
     ) if kinds[kind])

@@ -11,7 +11,7 @@ from scrapy_robots_policy.cli import common, usage
 from scrapy_robots_policy.cli.web import POLICY_SETTINGS, fetch_robots
 from scrapy_robots_policy.fetch.document import TDMREP_JSON
 from scrapy_robots_policy.fetch.origin import origin_of, robots_url
-from scrapy_robots_policy.fetch.policy import CachedAnswer
+from scrapy_robots_policy.fetch.policy import Answer, CachedAnswer, Fetched, Policy
 from scrapy_robots_policy.robotstxt import Explanation, RobotsTxt
 from scrapy_robots_policy.usage.policy import UsagePolicy
 
@@ -43,9 +43,10 @@ def run(args: argparse.Namespace) -> int:
     robots_is_url = common.is_url(args.robots)
     if common.bad_urls([args.robots, *args.urls] if robots_is_url else args.urls):
         return common.EXIT_USAGE
-    rules = _load_rules(args)
-    if rules is None:
+    loaded = _load_rules(args)
+    if loaded is None:
         return common.EXIT_USAGE
+    rules, no_line = loaded
     if robots_is_url:
         _warn_other_origins(args.robots, args.urls)
     purposes = usage.policy(args.purpose)
@@ -57,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
             reason = f"line {decision.line}: {decision.rule}"
         elif rules is RobotsTxt.disallow_all():
             reason = "robots.txt unreachable"
+        elif no_line:
+            reason = "no user-agent line in it"
         else:
             reason = "no rule matched"
         verdict = "allowed" if decision.allowed else "disallowed"
@@ -86,7 +89,7 @@ def _load_tdmrep(args: argparse.Namespace, purposes: UsagePolicy) -> CachedAnswe
     if origin is None:
         return None
     settled = fetch_robots(TDMREP_JSON.url(origin), args.user_agent, TDMREP_JSON)
-    print(f"fetched {TDMREP_JSON.url(origin)}: {settled.answer.summary}"
+    print(f"{_fetched(settled.answer)} {TDMREP_JSON.url(origin)}: {settled.answer.summary}"
           + ("" if settled.answer.definitive else ": unreachable, TDM reserved"))
     return settled.entry
 
@@ -111,8 +114,15 @@ def _robots_location(source: str) -> str | None:
     return robots_url(origin) if origin is not None else None
 
 
-def _load_rules(args: argparse.Namespace) -> RobotsTxt | None:
-    """The rules to check against, printing where they came from for a URL."""
+def _fetched(answer: Answer) -> str:
+    """How a fetch line starts: "fetched" for an answer (any status), "could not fetch"
+    when none came (a refused connection, an unknown host, a timeout)."""
+    return "could not fetch" if answer.status is None and not answer.not_fetched else "fetched"
+
+
+def _load_rules(args: argparse.Namespace) -> tuple[RobotsTxt, bool] | None:
+    """The rules to check against, and whether the body held no robots.txt line at all
+    (read as allow all, as a crawl reads it); prints where they came from for a URL."""
     max_size = POLICY_SETTINGS.max_size
     if not common.is_url(args.robots):
         try:
@@ -121,11 +131,17 @@ def _load_rules(args: argparse.Namespace) -> RobotsTxt | None:
             print(f"error: cannot read {args.robots}: {error.strerror or error}",
                   file=sys.stderr)
             return None
+        name = "standard input" if args.robots == "-" else args.robots
         if cut:
-            name = "standard input" if args.robots == "-" else args.robots
             print(f"note: {name} is longer than {max_size} bytes: only that much was read, "
                   "as a crawl reads", file=sys.stderr)
-        return RobotsTxt.parse(body)
+        # Read as a crawl reads a 2xx body: the same rules, the same "unparsable" verdict.
+        answer = Policy(POLICY_SETTINGS).read([name], Fetched(200, body, truncated=cut))
+        assert isinstance(answer, Answer)  # a 2xx answer is never a redirect to follow
+        if answer.unparsable:
+            print(f"note: nothing in {name} is a robots.txt group or sitemap (no user-agent "
+                  "line): every URL allowed, as a crawl reads it", file=sys.stderr)
+        return answer.rules, answer.unparsable
     location = _robots_location(args.robots)
     if location is None:
         print(f"error: not a URL with a host: {args.robots}", file=sys.stderr)
@@ -134,8 +150,8 @@ def _load_rules(args: argparse.Namespace) -> RobotsTxt | None:
     answer, chain = settled.answer, settled.chain
     via = f" (via {' -> '.join(chain[1:])})" if len(chain) > 1 else ""
     meaning = "" if answer.definitive else ": unreachable, every URL disallowed"
-    print(f"fetched {location}{via}: {answer.summary}{meaning}")
-    return settled.entry.rules
+    print(f"{_fetched(answer)} {location}{via}: {answer.summary}{meaning}")
+    return settled.entry.rules, answer.unparsable
 
 
 def _explain(explanation: Explanation) -> list[str]:

@@ -14,6 +14,8 @@ from scrapy_robots_policy.usage.policy import USAGE_HEADERS
 HELP = "fetch a page and print its robots directives and where each came from"
 DESCRIPTION = ("Fetch a page and print the X-Robots-Tag and robots meta tag directives that "
                "apply to a crawler, each with the header or tag it came from.")
+#: Bytes of a page read by default (--max-size).
+MAX_SIZE = 5_000_000
 
 
 def configure(directives: argparse.ArgumentParser) -> None:
@@ -22,8 +24,10 @@ def configure(directives: argparse.ArgumentParser) -> None:
         "-A", "--user-agent", default="*", metavar="NAME",
         help="crawler name or full User-Agent (default: *, only directives for all robots)",
     )
-    directives.add_argument("--max-size", type=int, default=5_000_000, metavar="BYTES",
-                            help="read at most this many bytes of the page")
+    directives.add_argument(
+        "--max-size", type=_byte_count, default=MAX_SIZE, metavar="BYTES",
+        help=f"read at most this many bytes of the page (default: {MAX_SIZE}); meta tags "
+             "past them are not seen, and the fetched line says 'cut'")
     usage.add_purpose_option(directives)
 
 
@@ -41,7 +45,8 @@ def run(args: argparse.Namespace) -> int:
     directives = page_directives(page, args.user_agent)
     via = f" (redirected to {page.url})" if page.url != args.url else ""
     kind = page.headers.get_content_type()
-    print(f"fetched {args.url}{via}: {page.status}, {kind}, {len(page.body)} bytes")
+    cut = f", cut at --max-size {args.max_size}" if page.truncated else ""
+    print(f"fetched {args.url}{via}: {page.status}, {kind}, {len(page.body)} bytes{cut}")
     for line in describe(directives, args.user_agent):
         print(line)
     for origin in for_others(page, args.user_agent):
@@ -55,6 +60,17 @@ def run(args: argparse.Namespace) -> int:
     for line in usage.describe(reading):
         print(f"  {line}")
     return common.EXIT_DISALLOWED if reading.refusal is not None else common.EXIT_ALLOWED
+
+
+def _byte_count(text: str) -> int:
+    """A --max-size value: a whole number of bytes, at least 1."""
+    try:
+        size = int(text)
+    except ValueError:
+        size = 0
+    if size < 1:
+        raise argparse.ArgumentTypeError(f"not a whole number of bytes above 0: {text!r}")
+    return size
 
 
 def _is_html(page: Page) -> bool:

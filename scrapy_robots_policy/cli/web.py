@@ -60,10 +60,18 @@ def fetch(url: str, user_agent: str, max_size: int, follow: bool = False) -> Pag
             return Page(response.geturl(), response.status, response.headers,
                         body[:max_size], len(body) > max_size)
     except (urllib.error.URLError, OSError, ValueError) as error:
-        reason = getattr(error, "reason", None) or error
-        if isinstance(reason, socket.timeout):
-            reason = "timeout"
-        return Page(url, None, Message(), b"", error=str(reason))
+        return Page(url, None, Message(), b"", error=_why(error))
+
+
+def _why(error: Exception) -> str:
+    """Why a fetch failed, in words: "Connection refused", not "[Errno 111] Connection
+    refused" (the number means nothing to a reader)."""
+    reason = getattr(error, "reason", None) or error
+    if isinstance(reason, socket.timeout):
+        return "timeout"
+    if isinstance(reason, OSError) and isinstance(reason.strerror, str) and reason.strerror:
+        return reason.strerror
+    return str(reason)
 
 
 def fetch_robots(url: str, user_agent: str, document: Document = ROBOTS_TXT) -> Settled:

@@ -31,6 +31,16 @@ def make_cache(crawler: Crawler, settings: RobotsPolicySettings, policy: Policy)
         if crawler.stats is not None:
             crawler.stats.inc_value("robotstxt/redis_errors")
         logger.error("ROBOTS_POLICY_REDIS_URL is set but robots.txt cannot be shared "
-                     "(%(error)s): each process fetches its own", {"error": exc})
+                     "(%(error)s%(hint)s): each process fetches its own",
+                     {"error": exc, "hint": _hint(exc)})
         return MemoryCache(settings.max_origins)
+
+
+def _hint(exc: Exception) -> str:
+    """What to do about ``exc``, when it is the missing ``redis`` package (an optional
+    dependency: "No module named 'redis'" alone does not say which extra brings it)."""
+    missing = exc.name if isinstance(exc, ImportError) else None
+    if missing and missing.partition(".")[0] == "redis":
+        return '; install the redis extra: pip install "scrapy_robots_policy[redis]"'
+    return ""
 

@@ -9,8 +9,9 @@ per-spider overrides need nothing more.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from scrapy_robots_policy.fetch.policy import PolicySettings
 from scrapy_robots_policy.pacing import PaceSettings
@@ -20,6 +21,8 @@ from scrapy_robots_policy.usage import PURPOSES
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.settings import BaseSettings
+
+_T = TypeVar("_T")
 
 #: Scrapy's own default of DOWNLOAD_TIMEOUT, when the settings object has none.
 _SCRAPY_DOWNLOAD_TIMEOUT = 180.0
@@ -80,59 +83,68 @@ class RobotsPolicySettings:
 
     @classmethod
     def read(cls, settings: BaseSettings) -> RobotsPolicySettings:
-        """Parse every setting of ``settings`` (defaults for those not set)."""
+        """Parse every setting of ``settings`` (defaults for those not set).
+
+        A value that cannot be read stops the crawl at start with a ``ValueError`` naming
+        the setting, the value and what is accepted (:class:`_Reader`)."""
         d = cls()
         f = d.fetch
-        fetch_timeout = settings.getfloat("ROBOTS_POLICY_FETCH_TIMEOUT", d.fetch_timeout)
-        download_timeout = settings.getfloat("DOWNLOAD_TIMEOUT", _SCRAPY_DOWNLOAD_TIMEOUT)
+        r = _Reader(settings)
+        fetch_timeout = r.seconds("ROBOTS_POLICY_FETCH_TIMEOUT", d.fetch_timeout)
+        download_timeout = r.seconds("DOWNLOAD_TIMEOUT", _SCRAPY_DOWNLOAD_TIMEOUT)
         if download_timeout > 0:  # a crawl told to wait less for pages waits less here too
             fetch_timeout = min(fetch_timeout, download_timeout)
         return cls(
-            obey_robotstxt=settings.getbool("ROBOTSTXT_OBEY", d.obey_robotstxt),
+            obey_robotstxt=r.flag("ROBOTSTXT_OBEY", d.obey_robotstxt),
             fetch=PolicySettings(
-                ttl=settings.getfloat("ROBOTS_POLICY_CACHE_TTL", f.ttl),
-                min_ttl=settings.getfloat("ROBOTS_POLICY_MIN_TTL", f.min_ttl),
-                max_ttl=settings.getfloat("ROBOTS_POLICY_MAX_TTL", f.max_ttl),
-                stale_limit=settings.getfloat("ROBOTS_POLICY_STALE_LIMIT", f.stale_limit),
-                patience=settings.getfloat("ROBOTS_POLICY_RETRY_PATIENCE", f.patience),
-                backoff=settings.getfloat("ROBOTS_POLICY_RETRY_BACKOFF", f.backoff),
-                backoff_max=settings.getfloat("ROBOTS_POLICY_RETRY_BACKOFF_MAX", f.backoff_max),
-                max_size=settings.getint("ROBOTS_POLICY_MAX_SIZE", f.max_size),
-                max_redirects=settings.getint("ROBOTS_POLICY_MAX_REDIRECTS", f.max_redirects),
+                ttl=r.seconds("ROBOTS_POLICY_CACHE_TTL", f.ttl),
+                min_ttl=r.seconds("ROBOTS_POLICY_MIN_TTL", f.min_ttl),
+                max_ttl=r.seconds("ROBOTS_POLICY_MAX_TTL", f.max_ttl),
+                stale_limit=r.seconds("ROBOTS_POLICY_STALE_LIMIT", f.stale_limit),
+                patience=r.seconds("ROBOTS_POLICY_RETRY_PATIENCE", f.patience),
+                backoff=r.seconds("ROBOTS_POLICY_RETRY_BACKOFF", f.backoff),
+                backoff_max=r.seconds("ROBOTS_POLICY_RETRY_BACKOFF_MAX", f.backoff_max),
+                max_size=r.count("ROBOTS_POLICY_MAX_SIZE", f.max_size, "bytes"),
+                max_redirects=r.count("ROBOTS_POLICY_MAX_REDIRECTS", f.max_redirects),
             ),
             fetch_timeout=fetch_timeout,
-            max_origins=settings.getint("ROBOTS_POLICY_MAX_ORIGINS", d.max_origins),
-            crawl_delay=settings.getbool("ROBOTS_POLICY_CRAWL_DELAY", d.crawl_delay),
-            max_crawl_delay=settings.getfloat("ROBOTS_POLICY_MAX_CRAWL_DELAY",
-                                              d.max_crawl_delay),
+            max_origins=r.count("ROBOTS_POLICY_MAX_ORIGINS", d.max_origins),
+            crawl_delay=r.flag("ROBOTS_POLICY_CRAWL_DELAY", d.crawl_delay),
+            max_crawl_delay=r.seconds("ROBOTS_POLICY_MAX_CRAWL_DELAY", d.max_crawl_delay),
             redis_url=settings.get("ROBOTS_POLICY_REDIS_URL") or None,
             redis_prefix=settings.get("ROBOTS_POLICY_REDIS_PREFIX") or d.redis_prefix,
-            redis_lease_time=settings.getfloat("ROBOTS_POLICY_REDIS_LEASE_TIME",
-                                               d.redis_lease_time),
-            shared_download_delay=settings.getbool("ROBOTS_POLICY_SHARED_DOWNLOAD_DELAY",
-                                                   d.shared_download_delay),
-            download_delay=settings.getfloat("DOWNLOAD_DELAY", d.download_delay),
-            site_backoff=settings.getbool("ROBOTS_POLICY_SITE_BACKOFF", d.site_backoff),
-            site_backoff_statuses=_statuses(settings.getlist(
-                "ROBOTS_POLICY_SITE_BACKOFF_STATUSES", sorted(d.site_backoff_statuses))),
-            site_backoff_max=settings.getfloat("ROBOTS_POLICY_SITE_BACKOFF_MAX",
-                                               d.site_backoff_max),
+            redis_lease_time=r.seconds("ROBOTS_POLICY_REDIS_LEASE_TIME", d.redis_lease_time),
+            shared_download_delay=r.flag("ROBOTS_POLICY_SHARED_DOWNLOAD_DELAY",
+                                         d.shared_download_delay),
+            download_delay=r.seconds("DOWNLOAD_DELAY", d.download_delay),
+            site_backoff=r.flag("ROBOTS_POLICY_SITE_BACKOFF", d.site_backoff),
+            site_backoff_statuses=r.read(
+                "ROBOTS_POLICY_SITE_BACKOFF_STATUSES",
+                lambda name: _statuses(settings.getlist(name, sorted(d.site_backoff_statuses))),
+                "a list of HTTP status codes (100 to 599)"),
+            site_backoff_max=r.seconds("ROBOTS_POLICY_SITE_BACKOFF_MAX", d.site_backoff_max),
             robotstxt_user_agent=settings.get("ROBOTSTXT_USER_AGENT") or None,
-            default_headers_user_agent=_default_headers_user_agent(settings),
+            default_headers_user_agent=r.read(
+                "DEFAULT_REQUEST_HEADERS",
+                lambda name: _default_headers_user_agent(settings.getdict(name)),
+                "a dict of header names and values"),
             user_agent=str(settings.get("USER_AGENT") or ""),
-            directives_obey=settings.getbool("ROBOTS_POLICY_DIRECTIVES_OBEY",
-                                             d.directives_obey),
-            drop_noindex=settings.getbool("ROBOTS_POLICY_DROP_NOINDEX", d.drop_noindex),
-            obey_nofollow=settings.getbool("ROBOTS_POLICY_OBEY_NOFOLLOW", d.obey_nofollow),
-            nofollow_links_only=settings.getbool("ROBOTS_POLICY_NOFOLLOW_LINKS_ONLY",
-                                                 d.nofollow_links_only),
-            obey_rel_nofollow=settings.getbool("ROBOTS_POLICY_OBEY_REL_NOFOLLOW",
-                                               d.obey_rel_nofollow),
+            directives_obey=r.flag("ROBOTS_POLICY_DIRECTIVES_OBEY", d.directives_obey),
+            drop_noindex=r.flag("ROBOTS_POLICY_DROP_NOINDEX", d.drop_noindex),
+            obey_nofollow=r.flag("ROBOTS_POLICY_OBEY_NOFOLLOW", d.obey_nofollow),
+            nofollow_links_only=r.flag("ROBOTS_POLICY_NOFOLLOW_LINKS_ONLY",
+                                       d.nofollow_links_only),
+            obey_rel_nofollow=r.flag("ROBOTS_POLICY_OBEY_REL_NOFOLLOW", d.obey_rel_nofollow),
             item_field=settings.get("ROBOTS_POLICY_ITEM_FIELD") or None,
-            purposes=_purposes(settings.getlist("ROBOTS_POLICY_PURPOSES")),
-            usage=_usage_mode(settings.get("ROBOTS_POLICY_USAGE") or d.usage),
-            also_obey=tuple(str(token).strip() for token in
-                            settings.getlist("ROBOTS_POLICY_ALSO_OBEY") if str(token).strip()),
+            purposes=r.read("ROBOTS_POLICY_PURPOSES",
+                            lambda name: _purposes(settings.getlist(name)),
+                            f"a list of purposes among {', '.join(PURPOSES)}"),
+            usage=r.read("ROBOTS_POLICY_USAGE",
+                         lambda name: _usage_mode(settings.get(name) or d.usage),
+                         "'enforce' or 'record'"),
+            also_obey=r.read("ROBOTS_POLICY_ALSO_OBEY", lambda name: tuple(
+                str(token).strip() for token in settings.getlist(name) if str(token).strip()),
+                "a list of product tokens"),
         )
 
     @property
@@ -152,39 +164,70 @@ class RobotsPolicySettings:
         return bool(self.purposes) and self.usage == "enforce"
 
 
+class _Reader:
+    """Reads each setting once, with one parse; a value the parse refuses becomes one
+    ``ValueError`` naming the setting, the value as written and what is accepted:
+    ``ROBOTS_POLICY_CACHE_TTL: '1d' is not a number of seconds``. Scrapy's own message
+    ("could not convert string to float") names neither."""
+
+    def __init__(self, settings: BaseSettings) -> None:
+        self.settings = settings
+
+    def read(self, name: str, parse: Callable[[str], _T], accepted: str) -> _T:
+        """``parse(name)``, or the error saying what ``name`` accepts."""
+        try:
+            return parse(name)
+        except (ValueError, TypeError) as error:
+            value = self.settings.get(name)
+            why = f" ({error})" if isinstance(error, _Refused) else ""
+            raise ValueError(f"{name}: {value!r} is not {accepted}{why}") from None
+
+    def seconds(self, name: str, default: float) -> float:
+        return self.read(name, lambda n: self.settings.getfloat(n, default),
+                         "a number of seconds")
+
+    def count(self, name: str, default: int, unit: str = "") -> int:
+        return self.read(name, lambda n: self.settings.getint(n, default),
+                         f"a whole number{' of ' + unit if unit else ''}")
+
+    def flag(self, name: str, default: bool) -> bool:
+        return self.read(name, lambda n: self.settings.getbool(n, default),
+                         "True or False (or 1 / 0, 'true' / 'false')")
+
+
+class _Refused(ValueError):
+    """A value our own parse refuses, with a reason worth adding to the message (Scrapy's
+    own reasons, "could not convert string to float", are not)."""
+
+
 def _purposes(values: list[Any]) -> tuple[str, ...]:
     """The declared purposes, checked: a misspelt one would silently enforce nothing."""
     purposes = tuple(dict.fromkeys(str(value).strip().lower() for value in values
                                    if str(value).strip()))
     unknown = [purpose for purpose in purposes if purpose not in PURPOSES]
     if unknown:
-        raise ValueError(f"ROBOTS_POLICY_PURPOSES: unknown purpose(s) {', '.join(unknown)}; "
-                         f"known: {', '.join(PURPOSES)}")
+        raise _Refused(f"unknown: {', '.join(unknown)}")
     return purposes
 
 
 def _statuses(values: list[Any]) -> frozenset[int]:
     """HTTP status codes, checked: a typo would silently never back off."""
-    try:
-        statuses = frozenset(int(str(value).strip()) for value in values)
-    except ValueError:
-        statuses = frozenset({0})
+    statuses = frozenset(int(str(value).strip()) for value in values)
     if not all(100 <= status <= 599 for status in statuses):
-        raise ValueError(f"ROBOTS_POLICY_SITE_BACKOFF_STATUSES must list HTTP status codes "
-                         f"(100 to 599), not {values!r}")
+        raise ValueError("not an HTTP status")
     return statuses
 
 
 def _usage_mode(value: Any) -> str:
     mode = str(value).strip().lower()
     if mode not in ("enforce", "record"):
-        raise ValueError(f"ROBOTS_POLICY_USAGE must be 'enforce' or 'record', not {value!r}")
+        raise ValueError("unknown usage mode")
     return mode
 
 
-def _default_headers_user_agent(settings: BaseSettings) -> str | None:
+def _default_headers_user_agent(headers: dict[Any, Any]) -> str | None:
     """The User-Agent of ``DEFAULT_REQUEST_HEADERS`` (any case of the name), if set."""
-    for name, value in settings.getdict("DEFAULT_REQUEST_HEADERS").items():
+    for name, value in headers.items():
         if value and _text(name).lower() == "user-agent":
             return _text(value)
     return None

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from scrapy_robots_policy.cli import main
-from tests.support import LocalServer, Reply
+from tests.support import LocalServer, Reply, free_ports
 
 ROBOTS = (
     "User-agent: *\n"
@@ -137,6 +139,58 @@ def test_check_unreachable_server_is_a_disallow(capsys: pytest.CaptureFixture[st
     assert "unreachable, every URL disallowed" in lines[0]
 
 
+def test_check_a_refused_connection_could_not_be_fetched() -> None:
+    port = next(free_ports(1))
+    result = subprocess.run(
+        [sys.executable, "-m", "scrapy_robots_policy", "check", f"http://127.0.0.1:{port}/",
+         "/a"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1
+    assert result.stdout.splitlines() == [
+        f"could not fetch http://127.0.0.1:{port}/robots.txt: Connection refused: "
+        "unreachable, every URL disallowed",
+        "disallowed  /a  (robots.txt unreachable)",
+    ]
+    assert "Errno" not in result.stdout
+
+
+def test_check_a_file_without_a_robots_txt_line_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = tmp_path / "saved.html"
+    page.write_text("<html><head><title>Shop</title></head>\n<body>Welcome</body></html>\n")
+    assert main(["check", str(page), "/cart"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines() == ["allowed     /cart  (no user-agent line in it)"]
+    assert captured.err.splitlines() == [
+        f"note: nothing in {page} is a robots.txt group or sitemap (no user-agent line): "
+        "every URL allowed, as a crawl reads it"]
+
+
+def test_check_a_robots_txt_url_without_a_robots_txt_line_says_so(
+    capsys: pytest.CaptureFixture[str]
+) -> None:
+    html = "<html><body>Not found, but 200</body></html>\n"
+    with LocalServer({"/robots.txt": Reply(200, html)}) as server:
+        status, lines = run(capsys, "check", server.url("/"), "/cart")
+    assert status == 0
+    assert lines == [
+        f"fetched {server.url('/robots.txt')}: 200, {len(html)} bytes, no robots.txt line "
+        "in it: allow all",
+        "allowed     /cart  (no user-agent line in it)",
+    ]
+
+
+def test_check_a_file_whose_rules_simply_do_not_match_adds_no_note(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    robots = tmp_path / "robots.txt"
+    robots.write_text("# comment only\n\nUser-agent: *\nDisallow: /private/\n")
+    assert main(["check", str(robots), "/cart"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines() == ["allowed     /cart  (no rule matched)"]
+    assert captured.err == ""
+
+
 def test_directives_prints_each_directive_with_its_source(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -162,6 +216,40 @@ def test_directives_prints_each_directive_with_its_source(
         "not for 'mybot': X-Robots-Tag: otherbot: none",
         """not for 'mybot': <meta name="googlebot" content="noindex">""",
     ]
+
+
+def test_directives_max_size_cuts_the_page_and_says_so(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    head = '<html><head><meta name="robots" content="noarchive">'
+    html = head + " " * 200 + '<meta name="robots" content="noindex"></head></html>'
+    headers = {"Content-Type": "text/html", "X-Robots-Tag": "nofollow"}
+    with LocalServer({"/p": Reply(200, html, headers)}) as server:
+        status, lines = run(capsys, "directives", server.url("/p"), "--max-size", "100")
+    assert status == 0
+    assert lines[0] == f"fetched {server.url('/p')}: 200, text/html, 100 bytes, cut at " \
+                       "--max-size 100"
+    assert "indexable: yes" in lines  # the noindex tag was past the cut
+    assert any(line.startswith("  nofollow ") for line in lines)  # headers are always read
+
+
+@pytest.mark.parametrize("size", ["0", "-1", "5k"])
+def test_directives_max_size_must_be_a_positive_number_of_bytes(
+    size: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["directives", "http://127.0.0.1:9/", "--max-size", size])
+    assert exited.value.code == 2
+    assert (f"argument --max-size: not a whole number of bytes above 0: {size!r}"
+            in capsys.readouterr().err)
+
+
+def test_directives_help_documents_max_size(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["directives", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert ("--max-size BYTES read at most this many bytes of the page (default: 5000000)"
+            in help_text)
 
 
 def test_directives_for_another_crawler_do_not_apply(

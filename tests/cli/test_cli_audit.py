@@ -99,13 +99,19 @@ def test_purpose_option_checks_every_item_against_it(
     assert lines[0].endswith("purposes: search")
     assert lines[-4:] == [  # ai-train refused on /a: not what this audit asks about
         "2 to look at:",
-        f"  line 2  {SITE}/b  search not recorded",
-        f"  line 3  {SITE}/c  search not recorded",
-        "3 items: 1 consistent, 2 contradicting",
+        f"  line 2  {SITE}/b  not recorded for search (purposes recorded: ai-train)",
+        f"  line 3  {SITE}/c  not recorded for search (purposes recorded: none)",
+        "3 items: 1 consistent, 2 not recorded for search",
     ]
     assert "  search: 1 allowed, 2 not recorded" in lines
     status, lines = audit(capsys, feed, "--purpose", "search", "--purpose", "ai-train")
-    assert lines[-1] == "3 items: 0 consistent, 3 contradicting"
+    assert status == 1
+    assert lines[-4:] == [  # a refusal outweighs a purpose not recorded
+        f"  line 1  {SITE}/a  ai-train refused ({REFUSAL['evidence']})",
+        f"  line 2  {SITE}/b  not recorded for search (purposes recorded: ai-train)",
+        f"  line 3  {SITE}/c  not recorded for search, ai-train (purposes recorded: none)",
+        "3 items: 0 consistent, 1 contradicting, 2 not recorded for search or ai-train",
+    ]
     with pytest.raises(SystemExit):  # a misspelt purpose would check nothing
         main(["audit", feed, "--purpose", "ai_train"])
     assert "invalid choice: 'ai_train'" in capsys.readouterr().err
@@ -223,3 +229,120 @@ def test_console_entry_point(tmp_path: Path) -> None:
         "  line 2  unreadable line: not JSON: Expecting value at column 1",
         "1 item: 0 consistent, 1 contradicting; 1 unreadable line",
     ]
+
+
+def test_records_that_never_declared_the_purpose_are_not_recorded_not_contradicting(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    feed = json_lines(tmp_path, *(item(f"/{n}", {"search": True}) for n in range(7)))
+    status, lines = audit(capsys, feed, "--purpose", "ai-train")
+    assert status == 1  # nothing shows these items may be used to train
+    assert "  ai-train: 7 not recorded" in lines
+    assert lines[-2:] == [
+        f"  line 7  {SITE}/6  not recorded for ai-train (purposes recorded: search)",
+        "7 items: 0 consistent, 7 not recorded for ai-train",
+    ]
+    assert not any("contradicting" in line for line in lines)
+
+
+def robots_policy_item(path: str, purposes: dict[str, bool]) -> dict[str, Any]:
+    """An item as a crawl with ROBOTS_POLICY_ITEM_FIELD = "robots_policy" writes it."""
+    written = item(path, purposes)
+    written["robots_policy"] = written.pop("robots")
+    return written
+
+
+def test_the_record_field_is_found_in_the_items_and_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    feed = json_lines(tmp_path, robots_policy_item("/a", {"search": True}),
+                      robots_policy_item("/b", {"search": True}),
+                      {"url": f"{SITE}/c", "title": "no record"})
+    status, lines = audit(capsys, feed)
+    assert status == 1
+    assert lines[0] == (f"{feed}: JSON lines, record field 'robots_policy' (found in the "
+                        "items; --field to name another), purposes: as each record declares")
+    assert lines[-2:] == [f"  line 3  {SITE}/c  no record: no 'robots_policy' field",
+                          "3 items: 2 consistent, 1 without a record"]
+    status, lines = audit(capsys, feed, "--field", "robots_policy")  # named: no "found"
+    assert lines[0].startswith(f"{feed}: JSON lines, record field 'robots_policy', ")
+
+
+def test_the_record_field_is_found_as_a_user_runs_the_command(tmp_path: Path) -> None:
+    feed = json_lines(tmp_path, robots_policy_item("/a", {"ai-train": True}))
+    result = subprocess.run([sys.executable, "-m", "scrapy_robots_policy", "audit", feed],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "record field 'robots_policy' (found in the items" in result.stdout
+    assert result.stdout.splitlines()[-1] == "1 item: 1 consistent"
+
+
+def test_a_feed_without_any_record_says_no_field_holds_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    feed = json_lines(tmp_path, {"url": f"{SITE}/a"}, {"url": f"{SITE}/b", "robots": None})
+    status, lines = audit(capsys, feed)
+    assert status == 1
+    assert lines == [
+        f"{feed}: JSON lines, no record field found (no field of an item holds a compliance "
+        "record), purposes: as each record declares",
+        "2 to look at:",
+        f"  line 1  {SITE}/a  no record: no field holds a compliance record",
+        f"  line 2  {SITE}/b  no record: 'robots' is null",
+        "2 items: 0 consistent, 2 without a record",
+    ]
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("", "empty"), ("\n  \n", "empty"), ("[\n\n]", "a JSON array without items")])
+def test_an_empty_feed_says_it_is_empty_and_fails(
+    text: str, said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "feed.jl"
+    path.write_text(text)
+    status, lines = audit(capsys, str(path))
+    assert status == 1  # nothing was checked: an audit of nothing does not pass
+    assert lines == [f"{path}: {said}: no item to audit"]
+
+
+def test_scrapys_own_empty_json_feed_is_empty(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "feed.json"
+    scrapy_json_feed(path, [], indent=0)
+    status, lines = audit(capsys, str(path))
+    assert (status, lines) == (1, [f"{path}: a JSON array without items: no item to audit"])
+
+
+def test_a_real_crawls_feed_with_its_own_field_name_audits_as_the_issue_expected(
+    tmp_path: Path,
+) -> None:
+    """The issue's steps: crawl with ROBOTS_POLICY_ITEM_FIELD = "robots_policy" and search
+    declared, write a JSON-lines feed, audit it with and without --purpose ai-train."""
+    from tests.scrapy.test_crawl_robotstxt import crawl
+    from tests.support import LocalServer, Reply
+
+    feed = tmp_path / "items.jl"
+    robots = "Content-Signal: search=yes\nUser-agent: *\nAllow: /\n"
+    with LocalServer({"/robots.txt": Reply(body=robots)}) as server:
+        result = crawl({"ROBOTS_POLICY_ITEM_FIELD": "robots_policy",
+                        "ROBOTS_POLICY_PURPOSES": ["search"],
+                        "FEEDS": {str(feed): {"format": "jsonlines"}}},
+                       start_urls=[server.url("/a"), server.url("/b")])
+    assert len(result.items) == 2, result.log[-2000:]
+
+    def audit_feed(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "scrapy_robots_policy", "audit",
+                               str(feed), *argv], capture_output=True, text=True, timeout=60)
+
+    checked = audit_feed()
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    lines = checked.stdout.splitlines()
+    assert "record field 'robots_policy' (found in the items" in lines[0]
+    assert "  search: 2 allowed" in lines
+    assert lines[-1] == "2 items: 2 consistent"
+
+    for_training = audit_feed("--purpose", "ai-train")
+    assert for_training.returncode == 1
+    assert for_training.stdout.splitlines()[-1] == "2 items: 0 consistent, 2 not recorded " \
+                                                   "for ai-train"

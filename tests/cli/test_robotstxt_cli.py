@@ -96,9 +96,12 @@ def test_check_endless_standard_input_is_cut() -> None:
             [sys.executable, "-m", "scrapy_robots_policy", "check", "-", "/x"],
             stdin=zero, capture_output=True, text=True, timeout=60, check=False)
     assert result.returncode == 0
-    assert result.stdout == "allowed     /x  (no rule matched)\n"
+    assert result.stdout == "allowed     /x  (no user-agent line in it)\n"  # NUL bytes
     assert result.stderr == ("note: standard input is longer than 512000 bytes: only that "
-                             "much was read, as a crawl reads\n")
+                             "much was read, as a crawl reads\n"
+                             "note: nothing in standard input is a robots.txt group or "
+                             "sitemap (no user-agent line): every URL allowed, as a crawl "
+                             "reads it\n")
 
 
 def test_check_missing_file_is_a_usage_error(

@@ -9,6 +9,7 @@ from unittest import mock
 
 import pytest
 from scrapy.settings import Settings
+from scrapy.utils.test import get_crawler
 
 from scrapy_robots_policy.scrapy.settings import RobotsPolicySettings
 
@@ -117,10 +118,46 @@ def test_purposes_usage_mode_and_usage_tokens() -> None:
 
 
 @pytest.mark.parametrize(("name", "value", "message"), [
-    ("ROBOTS_POLICY_PURPOSES", "ai_train", "unknown purpose(s) ai_train"),
-    ("ROBOTS_POLICY_USAGE", "warn", "must be 'enforce' or 'record'"),
+    ("ROBOTS_POLICY_CACHE_TTL", "1d", "ROBOTS_POLICY_CACHE_TTL: '1d' is not a number of seconds"),
+    ("ROBOTS_POLICY_RETRY_PATIENCE", "20s",
+     "ROBOTS_POLICY_RETRY_PATIENCE: '20s' is not a number of seconds"),
+    ("DOWNLOAD_TIMEOUT", "3m", "DOWNLOAD_TIMEOUT: '3m' is not a number of seconds"),
+    ("ROBOTS_POLICY_MAX_SIZE", "500k",
+     "ROBOTS_POLICY_MAX_SIZE: '500k' is not a whole number of bytes"),
+    ("ROBOTS_POLICY_MAX_ORIGINS", "1e4",
+     "ROBOTS_POLICY_MAX_ORIGINS: '1e4' is not a whole number"),
+    ("ROBOTSTXT_OBEY", "yes",
+     "ROBOTSTXT_OBEY: 'yes' is not True or False (or 1 / 0, 'true' / 'false')"),
+    ("ROBOTS_POLICY_SITE_BACKOFF_STATUSES", "429,slow",
+     "ROBOTS_POLICY_SITE_BACKOFF_STATUSES: '429,slow' is not a list of HTTP status codes "
+     "(100 to 599)"),
+    ("ROBOTS_POLICY_SITE_BACKOFF_STATUSES", [42],
+     "ROBOTS_POLICY_SITE_BACKOFF_STATUSES: [42] is not a list of HTTP status codes "
+     "(100 to 599)"),
+    ("ROBOTS_POLICY_PURPOSES", "ai_train, search",
+     "ROBOTS_POLICY_PURPOSES: 'ai_train, search' is not a list of purposes among search, "
+     "ai-input, ai-train, tdm (unknown: ai_train)"),
+    ("ROBOTS_POLICY_USAGE", "warn", "ROBOTS_POLICY_USAGE: 'warn' is not 'enforce' or 'record'"),
+    ("ROBOTS_POLICY_ALSO_OBEY", 5, "ROBOTS_POLICY_ALSO_OBEY: 5 is not a list of product tokens"),
 ])
-def test_a_misspelt_usage_setting_stops_the_crawl_saying_why(name: str, value: str,
-                                                             message: str) -> None:
-    with pytest.raises(ValueError, match=re.escape(message)):
+def test_a_bad_value_stops_the_crawl_naming_the_setting_the_value_and_what_is_accepted(
+        name: str, value: object, message: str) -> None:
+    with pytest.raises(ValueError) as raised:
         read({name: value})
+    assert str(raised.value) == message
+
+
+def test_a_bad_value_in_a_crawlers_settings_is_named_when_the_crawl_reads_them() -> None:
+    crawler = get_crawler(settings_dict={"ROBOTS_POLICY_CACHE_TTL": "1d"})
+    with pytest.raises(ValueError,
+                       match=re.escape("ROBOTS_POLICY_CACHE_TTL: '1d' is not a number")):
+        RobotsPolicySettings.of(crawler)
+
+
+def test_values_scrapy_reads_as_numbers_and_flags_are_still_accepted() -> None:
+    s = read({"ROBOTS_POLICY_CACHE_TTL": "3600", "ROBOTS_POLICY_MAX_SIZE": 1000.0,
+              "ROBOTS_POLICY_CRAWL_DELAY": "false", "ROBOTS_POLICY_SITE_BACKOFF": 0,
+              "ROBOTS_POLICY_SITE_BACKOFF_STATUSES": "503, 429"})
+    assert (s.fetch.ttl, s.fetch.max_size, s.crawl_delay, s.site_backoff) == (
+        3600.0, 1000, False, False)
+    assert s.site_backoff_statuses == frozenset({429, 503})

@@ -10,10 +10,13 @@ so the origin is always the key's only hash tag. No Scrapy in here.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from redis.asyncio import Redis
+from redis.asyncio.client import PubSub
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
@@ -209,6 +212,20 @@ class RedisStore:
         ms = max(int(seconds * 1000), 1)
         await self._pause(keys=[self.keys(origin)[0] + "#turn"],
                           args=[ms, self.pause_channel, f"{ms} {sender} {origin}"])
+
+    @contextlib.asynccontextmanager
+    async def subscription(self, channel: str) -> AsyncIterator[PubSub]:
+        """A connection of its own subscribed to ``channel``, closed on exit whatever
+        happened (its errors are the caller's)."""
+        client = self.subscriber()
+        pubsub = client.pubsub()
+        try:
+            await pubsub.subscribe(channel)
+            yield pubsub
+        finally:
+            with contextlib.suppress(*ERRORS):
+                await pubsub.aclose()  # type: ignore[no-untyped-call]
+                await client.aclose()
 
     def subscriber(self) -> Redis:
         """A client of its own for listening to :attr:`channel` (its connection lost must

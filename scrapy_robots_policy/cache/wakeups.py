@@ -51,18 +51,16 @@ class Wakeups:
         return False
 
     async def _read(self, ready: asyncio.Future[bool]) -> None:
-        client = self._store.subscriber()
-        pubsub = client.pubsub()
         try:
-            await pubsub.subscribe(self._store.channel)
-            while True:
-                message = await pubsub.get_message(timeout=SOCKET_TIMEOUT)
-                if message is None:
-                    continue
-                if message["type"] == "subscribe" and not ready.done():
-                    ready.set_result(True)
-                elif message["type"] == "message":
-                    self._wake(self._waiting.get(message["data"].decode(), ()))
+            async with self._store.subscription(self._store.channel) as pubsub:
+                while True:
+                    message = await pubsub.get_message(timeout=SOCKET_TIMEOUT)
+                    if message is None:
+                        continue
+                    if message["type"] == "subscribe" and not ready.done():
+                        ready.set_result(True)
+                    elif message["type"] == "message":
+                        self._wake(self._waiting.get(message["data"].decode(), ()))
         except ERRORS:
             pass  # the next wait subscribes again
         finally:
@@ -71,9 +69,6 @@ class Wakeups:
             self._reader = None
             for waiting in list(self._waiting.values()):
                 self._wake(waiting)
-            with contextlib.suppress(*ERRORS):
-                await pubsub.aclose()  # type: ignore[no-untyped-call]
-                await client.aclose()
 
     @staticmethod
     def _wake(futures: Any) -> None:

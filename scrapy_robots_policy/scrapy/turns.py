@@ -126,20 +126,14 @@ class ClusterTurns:
         """Listen for the pauses of the other processes while the spider runs; a lost
         connection is opened again after a while."""
         while True:
-            client = self._store.subscriber()
-            pubsub = client.pubsub()
             try:
-                await pubsub.subscribe(self._store.pause_channel)
-                while True:
-                    message = await pubsub.get_message(timeout=SOCKET_TIMEOUT)
-                    if message is not None and message["type"] == "message":
-                        self._announced(message["data"])
+                async with self._store.subscription(self._store.pause_channel) as pubsub:
+                    while True:
+                        message = await pubsub.get_message(timeout=SOCKET_TIMEOUT)
+                        if message is not None and message["type"] == "message":
+                            self._announced(message["data"])
             except ERRORS:
                 await asyncio.sleep(SOCKET_TIMEOUT)
-            finally:
-                with contextlib.suppress(*ERRORS):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
-                    await client.aclose()
 
     def _announced(self, data: bytes) -> None:
         parts = data.decode("utf-8", "replace").split(" ", 2)

@@ -8,10 +8,11 @@ from pathlib import Path
 from unittest import mock
 
 import pytest
+from scrapy import Spider
 from scrapy.settings import Settings
-from scrapy.utils.test import get_crawler
 
 from scrapy_robots_policy.scrapy.settings import RobotsPolicySettings
+from tests.support import idle_crawler
 
 SETTINGS_PAGE = Path(__file__).resolve().parents[2] / "docs" / "settings.md"
 
@@ -148,7 +149,7 @@ def test_a_bad_value_stops_the_crawl_naming_the_setting_the_value_and_what_is_ac
 
 
 def test_a_bad_value_in_a_crawlers_settings_is_named_when_the_crawl_reads_them() -> None:
-    crawler = get_crawler(settings_dict={"ROBOTS_POLICY_CACHE_TTL": "1d"})
+    crawler = idle_crawler(Spider, {"ROBOTS_POLICY_CACHE_TTL": "1d"})
     with pytest.raises(ValueError,
                        match=re.escape("ROBOTS_POLICY_CACHE_TTL: '1d' is not a number")):
         RobotsPolicySettings.of(crawler)

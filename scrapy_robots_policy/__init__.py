@@ -15,6 +15,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Addon",
+    "RobotParser",
     "RobotsDirectives",
     "RobotsPolicyDownloaderMiddleware",
     "RobotsPolicySpiderMiddleware",
@@ -27,6 +28,7 @@ _HOMES = {
     "RobotsPolicyDownloaderMiddleware": "scrapy.downloader",
     "RobotsPolicySpiderMiddleware": "scrapy.spider",
     "Addon": "scrapy.addon",
+    "RobotParser": "scrapy.robotparser",  # for ROBOTSTXT_PARSER, with Scrapy's middleware
 }
 
 

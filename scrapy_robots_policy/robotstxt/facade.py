@@ -23,6 +23,10 @@ from .sitemaps import sitemap_urls
 from .usage import UsageIndex, UsageLine, applying, index_usage
 
 _MAX_CACHED_AGENTS = 64
+_BODY_GIVEN = (
+    "RobotsTxt() takes no robots.txt body (got {}): parse one with RobotsTxt.parse(body). "
+    "For Scrapy's ROBOTSTXT_PARSER setting, use 'scrapy_robots_policy.RobotParser'."
+)
 
 
 class RobotsTxt:
@@ -42,16 +46,23 @@ class RobotsTxt:
 
     def __init__(
         self,
-        data: bytes = b"",
+        data: bytes | None = None,
         spans: array[int] | None = None,
         agents: Agents | None = None,
         star: list[int] | None = None,
         fallback: Matcher = NO_RULES,
     ) -> None:
+        if spans is None:
+            if data is not None:
+                # ``RobotsTxt(body)``: a body without its groups would answer "allowed" to
+                # everything. Scrapy's RobotsTxtMiddleware builds ROBOTSTXT_PARSER this way
+                # (its start-up check passes b""), so this stops such a crawl at start.
+                raise TypeError(_BODY_GIVEN.format(type(data).__name__))
+            spans = array("i")
         # The groups, as ``agents.assemble`` finds them: kept here rather than in an
         # object of their own, which would cost every parse an allocation.
-        self._data = data
-        self._spans = spans if spans is not None else array("i")
+        self._data = data or b""
+        self._spans = spans
         self._agents = agents or {}
         self._star = star or []
         self._fallback = fallback  # what applies when no group does

@@ -14,6 +14,9 @@ is loaded, so an add-on enabled only in a spider's ``custom_settings`` comes too
 (Scrapy 2.13 to 2.19; :func:`.internals.contracts_table`), and the spider's contracts are
 only looked up when its crawl starts, after ``update_settings``: registering there makes
 ``custom_settings`` work too.
+
+``ROBOTSTXT_PARSER`` is read only by the middleware the add-on disables: a value other
+than Scrapy's default gets one WARNING per crawl saying so.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import logging
 import os
 from typing import TYPE_CHECKING, Any
 
+from scrapy.settings import default_settings
 from scrapy.utils.misc import load_object
 
 from scrapy_robots_policy.scrapy.internals import contracts_table
@@ -34,6 +38,9 @@ BUILTIN_DOWNLOADER = "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware
 # which the add-on has always written into them: a settings dump stays the same.
 DOWNLOADER = "scrapy_robots_policy.downloader.RobotsPolicyDownloaderMiddleware"
 SPIDER = "scrapy_robots_policy.spider.RobotsPolicySpiderMiddleware"
+#: Scrapy's ROBOTSTXT_PARSER default (ProtegoRobotParser), and this package's parser for it.
+SCRAPY_PARSER: str = default_settings.ROBOTSTXT_PARSER
+PARSER = "scrapy_robots_policy.RobotParser"
 CONTRACTS = ("scrapy_robots_policy.contracts.RobotsTxtContract",
              "scrapy_robots_policy.contracts.MetaRobotsContract",
              "scrapy_robots_policy.contracts.UsageAllowedContract",
@@ -63,6 +70,7 @@ class Addon:
 
     def update_settings(self, settings: BaseSettings) -> None:
         self._register_contracts(settings)
+        self._warn_ignored_parser(settings)
         downloader = settings.getdict("DOWNLOADER_MIDDLEWARES")
         priority = self._take_builtin_place(downloader, settings)
         if not any(_is(key, DOWNLOADER) for key in downloader):  # the user's word wins
@@ -93,6 +101,22 @@ class Addon:
                 continue
             contract = load_object(path)
             table.setdefault(contract.name, contract)  # a same-named contract of the user's wins
+
+    @staticmethod
+    def _warn_ignored_parser(settings: BaseSettings) -> None:
+        """ROBOTSTXT_PARSER is read only by Scrapy's RobotsTxtMiddleware, which the add-on
+        disables: say so (once per crawl, as this runs once per crawler) rather than let a
+        chosen parser be ignored silently. Scrapy's default and this package's own
+        RobotParser (the same engine as the add-on's) are left unsaid."""
+        parser = settings.get("ROBOTSTXT_PARSER")
+        if not parser or _is(parser, SCRAPY_PARSER) or _is(parser, PARSER):
+            return
+        logger.warning(
+            "ROBOTSTXT_PARSER = %r is not used: with the scrapy_robots_policy add-on, "
+            "robots.txt is read by the add-on's own engine (Scrapy's RobotsTxtMiddleware, "
+            "which reads ROBOTSTXT_PARSER, is disabled). To use only this package's parser "
+            "with Scrapy's middleware, remove the add-on and set "
+            "ROBOTSTXT_PARSER = %r", parser, PARSER)
 
     @staticmethod
     def _take_builtin_place(downloader: dict[Any, Any], settings: BaseSettings) -> int:

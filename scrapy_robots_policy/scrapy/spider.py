@@ -19,11 +19,11 @@ from scrapy.exceptions import NotConfigured
 from scrapy_robots_policy.directives import RobotsDirectives
 from scrapy_robots_policy.page.policy import Page, PagePolicy
 from scrapy_robots_policy.page.record import RECORD_META, annotate, page_record
+from scrapy_robots_policy.page.request import DECISION_META, RequestDecision
 from scrapy_robots_policy.scrapy.pageaccounts import PageAccounts
 from scrapy_robots_policy.scrapy.settings import RobotsPolicySettings
 from scrapy_robots_policy.scrapy.useragent import UserAgentChoice
 from scrapy_robots_policy.usage.policy import (
-    ORIGIN_USAGE_META,
     USAGE_HEADERS,
     USAGE_META,
     UsagePolicy,
@@ -99,7 +99,7 @@ class RobotsPolicySpiderMiddleware:
             self._pages[response] = page
             meta[META_KEY] = directives
             if self.recording:
-                meta[RECORD_META] = page_record(meta, response.url, directives, usage)
+                meta[RECORD_META] = page_record(meta, directives, usage)
             self.accounts.read(response, page)
         return page
 
@@ -108,8 +108,10 @@ class RobotsPolicySpiderMiddleware:
         purposes = self.usage.purposes_for(meta)
         if not purposes:
             return None
+        decision = meta.get(DECISION_META)  # the origin's reading, made before the request
+        origin = decision.usage if isinstance(decision, RequestDecision) else None
         usage = meta[USAGE_META] = self.usage.for_page(
-            meta.get(ORIGIN_USAGE_META), response.url, usage_headers(response), directives,
+            origin, response.url, usage_headers(response), directives,
             purposes)
         return usage
 

@@ -24,23 +24,23 @@ def html(body: str) -> HtmlResponse:
 def test_reasons_name_the_directive_and_where_it_came_from() -> None:
     page = policy().judge(RobotsDirectives.from_x_robots_tag("none", "bot"))
     assert page.noindex == page.nofollow == Reason("none", "none (from X-Robots-Tag: none)")
-    assert policy().dropped_item(page) == page.noindex
-    assert policy(drop_noindex=False).dropped_item(page) is None
+    assert policy().for_item(page).reason == page.noindex
+    assert policy(drop_noindex=False).for_item(page).reason is None
 
 
 def test_an_opted_out_page_drops_nothing() -> None:
     page = policy().judge(RobotsDirectives.from_x_robots_tag("none", "bot"), obey=False)
     assert not page.filters
-    assert policy().dropped_item(page) is None
-    assert policy().dropped_request(page, html(LINKS), "http://e.com/a") is None
+    assert policy().for_item(page).reason is None
+    assert policy().for_request(page, html(LINKS), "http://e.com/a").reason is None
 
 
 @pytest.mark.parametrize(("url", "dropped"), [("http://e.com/a", True), ("http://e.com/z", False)])
 def test_links_only_drops_only_the_pages_links(url: str, dropped: bool) -> None:
     page = policy().judge(RobotsDirectives(nofollow=True))
     mine = policy(nofollow_links_only=True)
-    assert (mine.dropped_request(page, html(LINKS), url) is not None) is dropped
-    assert policy().dropped_request(page, html(LINKS), url) is not None
+    assert (mine.for_request(page, html(LINKS), url).reason is not None) is dropped
+    assert policy().for_request(page, html(LINKS), url).reason is not None
 
 
 def test_rel_nofollow_drops_links_only_ever_marked_so() -> None:
@@ -48,8 +48,8 @@ def test_rel_nofollow_drops_links_only_ever_marked_so() -> None:
     page = mine.judge(RobotsDirectives())
     assert page.filters
     response = html(LINKS)
-    assert mine.dropped_request(page, response, "http://e.com/b") == REL_NOFOLLOW
-    assert mine.dropped_request(page, response, "http://e.com/c") is None  # also followed
+    assert mine.for_request(page, response, "http://e.com/b").reason == REL_NOFOLLOW
+    assert mine.for_request(page, response, "http://e.com/c").reason is None  # also followed
     assert policy().judge(RobotsDirectives()).filters is False
 
 

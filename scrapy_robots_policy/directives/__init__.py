@@ -10,7 +10,7 @@ Parsing never raises: a value that does not parse is ignored and described in
 :attr:`RobotsDirectives.errors`, so the caller can log and count both.
 
 What is read and kept per response is bounded, whatever the site sends: a hostile page
-must not cost more memory than the page itself (see ``_MAX_VALUE_CHARS`` in :mod:`.lists`), and
+must not cost more memory than the page itself (see ``MAX_VALUE_CHARS`` in :mod:`.lists`), and
 what was left unread is described in :attr:`RobotsDirectives.cut`.
 
 Reading and deciding are apart, each in the module named for it: :mod:`.vocabulary`

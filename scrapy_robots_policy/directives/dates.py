@@ -10,10 +10,10 @@ import re
 from datetime import datetime, timedelta, timezone
 from email.utils import parsedate_tz
 
-_WEEKDAY = re.compile(
+WEEKDAY = re.compile(
     r"(?:mon|tue|wed|thu|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?", re.IGNORECASE
 )
-_LEADING_WEEKDAY = re.compile(_WEEKDAY.pattern + r"\b,?\s*", re.IGNORECASE)
+_LEADING_WEEKDAY = re.compile(WEEKDAY.pattern + r"\b,?\s*", re.IGNORECASE)
 _ISO_8601 = re.compile(
     r"(\d{4})-(\d{2})-(\d{2})"
     r"(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?"
@@ -32,7 +32,7 @@ _ISO_8601_BASIC = re.compile(
 _MAX_DATE_CHARS = 100  # longer than any date format we accept; keeps parsing cheap
 
 
-def _parse_date(text: str | None) -> datetime | None:
+def parse_date(text: str | None) -> datetime | None:
     """``unavailable_after`` dates: RFC 822, RFC 850, asctime or ISO 8601, aware, UTC default."""
     if not text:
         return None
@@ -43,7 +43,7 @@ def _parse_date(text: str | None) -> datetime | None:
         iso = _ISO_8601.fullmatch(text) or _ISO_8601_BASIC.fullmatch(text)
         if iso:
             return _iso_date(iso)
-        rest = _LEADING_WEEKDAY.sub("", text, count=1) if _WEEKDAY.match(text) else text
+        rest = _LEADING_WEEKDAY.sub("", text, count=1) if WEEKDAY.match(text) else text
         parts = parsedate_tz(rest)
         if parts is None:  # a date without a time of day means its midnight
             parts = parsedate_tz(rest + " 00:00:00")

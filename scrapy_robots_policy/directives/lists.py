@@ -10,43 +10,43 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from scrapy_robots_policy.directives.dates import _WEEKDAY
+from scrapy_robots_policy.directives.dates import WEEKDAY
 
 # Bounds on what one response costs. Real directive lists are a few dozen characters; a
 # 16 KB header of one-letter items used to become 5,000 retained Directive tuples.
 #: Characters read of one X-Robots-Tag value or robots meta content. The cut ends at the
 #: last comma before it: a directive the cut falls in is dropped whole, never read half.
-_MAX_VALUE_CHARS = 4096
-#: Bytes of a header value decoded: room for _MAX_VALUE_CHARS + 1 characters of UTF-8, so
+MAX_VALUE_CHARS = 4096
+#: Bytes of a header value decoded: room for MAX_VALUE_CHARS + 1 characters of UTF-8, so
 #: a longer value is still seen to be longer, without decoding all of it.
-_MAX_VALUE_BYTES = 4 * (_MAX_VALUE_CHARS + 1)
+_MAX_VALUE_BYTES = 4 * (MAX_VALUE_CHARS + 1)
 #: X-Robots-Tag values, and robots meta tags (for ``robots`` or us), read per response.
-_MAX_VALUES = 32
+MAX_VALUES = 32
 
 
-def _text(value: str | bytes) -> str:
+def header_text(value: str | bytes) -> str:
     """A header value as text: UTF-8, undecodable bytes as U+FFFD; only as much of a long
-    one as _read_value may read."""
+    one as read_value may read."""
     if isinstance(value, bytes):
         return value[:_MAX_VALUE_BYTES].decode("utf-8", errors="replace")
     return str(value)
 
 
-def _read_value(value: str | bytes, what: str, cut: list[str]) -> str:
-    """The part of one header value or meta content that is read (see _MAX_VALUE_CHARS).
+def read_value(value: str | bytes, what: str, cut: list[str]) -> str:
+    """The part of one header value or meta content that is read (see MAX_VALUE_CHARS).
 
     ``noindex, `` followed by 16 KB of anything is still noindex; ``noindex, nofo|llow``
     cut at ``|`` keeps ``noindex`` only.
     """
-    text = _text(value)
-    if len(text) <= _MAX_VALUE_CHARS:
+    text = header_text(value)
+    if len(text) <= MAX_VALUE_CHARS:
         return text
-    cut.append(f"{what} longer than {_MAX_VALUE_CHARS} characters: the rest not read")
-    head = text[:_MAX_VALUE_CHARS]
-    return head if text[_MAX_VALUE_CHARS] == "," else head.rpartition(",")[0]
+    cut.append(f"{what} longer than {MAX_VALUE_CHARS} characters: the rest not read")
+    head = text[:MAX_VALUE_CHARS]
+    return head if text[MAX_VALUE_CHARS] == "," else head.rpartition(",")[0]
 
 
-def _split_list(value: str) -> Iterator[str]:
+def split_list(value: str) -> Iterator[str]:
     """Split a comma-separated directive list into its stripped, non-empty pieces.
 
     RFC 822 and RFC 850 dates carry a comma after the weekday (``unavailable_after:
@@ -60,13 +60,13 @@ def _split_list(value: str) -> Iterator[str]:
         if not piece:
             continue
         tail = piece.rpartition(":")[2].strip()
-        if index < len(pieces) and "unavailable_after" in piece.lower() and _WEEKDAY.fullmatch(
+        if index < len(pieces) and "unavailable_after" in piece.lower() and WEEKDAY.fullmatch(
                 tail):
             piece = f"{piece}, {pieces[index].strip()}"
             index += 1
         yield piece
 
 
-def _name_value(piece: str) -> tuple[str, str | None]:
+def name_value(piece: str) -> tuple[str, str | None]:
     head, colon, rest = piece.partition(":")
     return head.strip().lower(), (rest.strip() if colon else None)

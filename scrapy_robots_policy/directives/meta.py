@@ -9,32 +9,32 @@ from typing import Any, cast
 
 from lxml import etree
 
-from scrapy_robots_policy.directives.fold import _collect, _new_reading, _Reading
+from scrapy_robots_policy.directives.fold import DirectiveReading, collect, new_reading
 from scrapy_robots_policy.directives.lists import (
-    _MAX_VALUE_CHARS,
-    _MAX_VALUES,
-    _name_value,
-    _read_value,
-    _split_list,
+    MAX_VALUE_CHARS,
+    MAX_VALUES,
+    name_value,
+    read_value,
+    split_list,
 )
 from scrapy_robots_policy.directives.vocabulary import (
     ALL_AGENTS,
     META,
     USAGE_META_NAMES,
     Directive,
-    _addressee,
-    _quoted,
+    addressee,
+    quoted,
 )
 
 #: TDMRep meta tags kept per page (one of each is the norm).
 _MAX_USAGE_TAGS = 4
 
 
-def _read_meta(tags: Iterable[tuple[str, str]], agent: str) -> _Reading:
+def read_meta(tags: Iterable[tuple[str, str]], agent: str) -> DirectiveReading:
     """The directives of ``(name, content)`` meta tag pairs for ``robots`` or ``agent`` (a
-    product token), folded, at most _MAX_VALUES tags read; the TDMRep tags are kept as
+    product token), folded, at most MAX_VALUES tags read; the TDMRep tags are kept as
     ``usage_meta``, other names skipped."""
-    found, folded, problems, cut = reading = _new_reading()
+    found, folded, problems, cut = reading = new_reading()
     read = 0
     usage: list[tuple[str, str]] = []
     for meta_name, content in tags:
@@ -42,18 +42,18 @@ def _read_meta(tags: Iterable[tuple[str, str]], agent: str) -> _Reading:
         scope = _meta_scope(lowered, agent)
         if scope is None:
             if lowered in USAGE_META_NAMES and len(usage) < _MAX_USAGE_TAGS:
-                usage.append((lowered, content[:_MAX_VALUE_CHARS]))
+                usage.append((lowered, content[:MAX_VALUE_CHARS]))
             continue
-        if read == _MAX_VALUES:
-            cut.append(f"robots meta tags after the first {_MAX_VALUES} not read")
+        if read == MAX_VALUES:
+            cut.append(f"robots meta tags after the first {MAX_VALUES} not read")
             break
         read += 1
-        text = _read_value(content, "a robots meta content", cut)
-        raw = _quoted(text)
-        for piece in _split_list(text):
-            name, value = _name_value(piece)
+        text = read_value(content, "a robots meta content", cut)
+        raw = quoted(text)
+        for piece in split_list(text):
+            name, value = name_value(piece)
             if name:
-                _collect(found, folded, problems, Directive(name, value, META, scope, raw))
+                collect(found, folded, problems, Directive(name, value, META, scope, raw))
     if usage:
         folded["usage_meta"] = tuple(usage)
     return reading
@@ -69,10 +69,10 @@ def _meta_scope(scope: str, agent: str) -> str | None:
         return None
     # Its own token exactly (the usual case; a token reduces to itself), or a name that
     # reduces to it ("MyBot/1.0").
-    return agent if scope == agent or _addressee(scope) == agent else None
+    return agent if scope == agent or addressee(scope) == agent else None
 
 
-def _meta_tags(selector: Any, agent: str,
+def meta_tags(selector: Any, agent: str,
                size: int | None = None) -> tuple[tuple[str, str], ...]:
     """The (name, content) pairs of a parsed document's meta tags for ``robots`` or
     ``agent`` that have both, in document order: as many as from_meta reads, and one more
@@ -105,14 +105,14 @@ def _meta_tags(selector: Any, agent: str,
             tags.append((name, content))
             if not robots:
                 usage += 1
-            elif (read := read + 1) > _MAX_VALUES:
+            elif (read := read + 1) > MAX_VALUES:
                 return tuple(tags)
     return tuple(tags)
 
 
 # A meta tag's content as read: past the read limit by one character that says "longer"
-# (see _read_value). Both readers give the same; they differ in what they cost.
-_CONTENT_START = etree.XPath(f"substring(@content, 1, {_MAX_VALUE_CHARS + 1})",
+# (see read_value). Both readers give the same; they differ in what they cost.
+_CONTENT_START = etree.XPath(f"substring(@content, 1, {MAX_VALUE_CHARS + 1})",
                              smart_strings=False)
 #: Documents up to this length have their meta contents read whole, then cut.
 _SMALL_DOCUMENT = 1 << 20
@@ -131,7 +131,7 @@ def _whole_content(node: etree._Element) -> str | None:
     """Read whole, then cut: several times faster, and in a small document, where no value
     is longer than 1 MiB, the copy costs less than the page's own text and tree."""
     content = node.get("content")
-    return None if content is None else content[:_MAX_VALUE_CHARS + 1]
+    return None if content is None else content[:MAX_VALUE_CHARS + 1]
 
 
 def _top_level(root: etree._Element) -> Iterator[etree._Element]:
@@ -149,7 +149,7 @@ def _top_level(root: etree._Element) -> Iterator[etree._Element]:
         yield from first.itersiblings()
 
 
-def _html_text(html: str | bytes) -> str:
+def html_text(html: str | bytes) -> str:
     """An HTML document as text: bytes decoded the way Scrapy does (BOM, meta charset...)."""
     if isinstance(html, bytes):
         from w3lib.encoding import html_to_unicode

@@ -14,15 +14,15 @@ from functools import lru_cache
 from typing import Any
 
 from scrapy_robots_policy.directives.fold import (
-    _MAX_PROBLEMS,
-    _MAX_SOURCES,
-    _kept_sources,
+    MAX_PROBLEMS,
+    MAX_SOURCES,
+    kept_sources,
 )
-from scrapy_robots_policy.directives.headers import _read_x_robots_tag
-from scrapy_robots_policy.directives.meta import _html_text, _meta_tags, _read_meta
-from scrapy_robots_policy.directives.response import _read_response
-from scrapy_robots_policy.directives.values import _effect, _stricter
-from scrapy_robots_policy.directives.vocabulary import _FLAGS, _VALUED, Directive
+from scrapy_robots_policy.directives.headers import read_x_robots_tag
+from scrapy_robots_policy.directives.meta import html_text, meta_tags, read_meta
+from scrapy_robots_policy.directives.response import read_response
+from scrapy_robots_policy.directives.values import effect_of, stricter_value
+from scrapy_robots_policy.directives.vocabulary import FLAGS, VALUED, Directive
 from scrapy_robots_policy.robotstxt import product_token
 
 
@@ -64,11 +64,11 @@ class RobotsDirectives:
     @classmethod
     def _fold(cls, found: list[tuple[Directive, dict[str, Any]]], values: dict[str, Any],
               problems: list[str], cut: list[str]) -> RobotsDirectives:
-        """The directives ``_collect`` gathered into ``found`` and folded into ``values``."""
+        """The directives ``collect`` gathered into ``found`` and folded into ``values``."""
         if not found and not problems and not cut and not values:
             return _BLANK
-        values["sources"] = _kept_sources(found, values)
-        values["problems"] = tuple(problems[:_MAX_PROBLEMS])
+        values["sources"] = kept_sources(found, values)
+        values["problems"] = tuple(problems[:MAX_PROBLEMS])
         values["cut"] = tuple(cut)
         return cls._make(values)
 
@@ -93,12 +93,12 @@ class RobotsDirectives:
             values = [values]
         if not values:
             return _BLANK
-        return cls._fold(*_read_x_robots_tag(values, product_token(user_agent)))
+        return cls._fold(*read_x_robots_tag(values, product_token(user_agent)))
 
     @classmethod
     def from_meta(cls, tags: Iterable[tuple[str, str]], user_agent: str) -> RobotsDirectives:
         """Directives from ``(name, content)`` pairs of meta tags; other names are skipped."""
-        return cls._fold(*_read_meta(tags, product_token(user_agent)))
+        return cls._fold(*read_meta(tags, product_token(user_agent)))
 
     @classmethod
     def from_selector(cls, selector: Any, user_agent: str) -> RobotsDirectives:
@@ -112,7 +112,7 @@ class RobotsDirectives:
     @classmethod
     def _from_selector(cls, selector: Any, user_agent: str,
                        size: int | None) -> RobotsDirectives:
-        tags = _meta_tags(selector, product_token(user_agent), size)
+        tags = meta_tags(selector, product_token(user_agent), size)
         return cls.from_meta(tags, user_agent) if tags else _BLANK
 
     @classmethod
@@ -121,7 +121,7 @@ class RobotsDirectives:
         try:
             from parsel import Selector
 
-            html = _html_text(html)
+            html = html_text(html)
             if not html.strip():
                 return cls()
             return cls._from_selector(Selector(text=html, type="html"), user_agent, len(html))
@@ -132,7 +132,7 @@ class RobotsDirectives:
     def from_response(cls, response: Any, user_agent: str) -> RobotsDirectives:
         """Directives of a Scrapy response: its headers, and its meta tags if it is HTML."""
         agent = product_token(user_agent)
-        headers, tags, errors = _read_response(response, agent)
+        headers, tags, errors = read_response(response, agent)
         if sum(map(len, headers)) + sum(len(n) + len(c) for n, c in tags) <= _MAX_CACHED_CHARS:
             result = _parse_cached(headers, tags, agent)
         else:
@@ -158,15 +158,15 @@ class RobotsDirectives:
         usage_meta = list(self.usage_meta)
         for other in others:
             for name in values:
-                values[name] = _stricter(name, values[name], getattr(other, name))
+                values[name] = stricter_value(name, values[name], getattr(other, name))
             sources.extend(other.sources)
             problems.extend(other.problems)
             errors.extend(other.errors)
             cut.extend(other.cut)
             usage_meta.extend(other.usage_meta)
-        kept = _kept_sources([(d, _effect(d.name, d.value) or {}) for d in sources], values) \
-            if len(sources) > _MAX_SOURCES else tuple(sources)
-        values.update(sources=kept, problems=tuple(problems[:_MAX_PROBLEMS]),
+        kept = kept_sources([(d, effect_of(d.name, d.value) or {}) for d in sources], values) \
+            if len(sources) > MAX_SOURCES else tuple(sources)
+        values.update(sources=kept, problems=tuple(problems[:MAX_PROBLEMS]),
                       errors=tuple(errors), cut=tuple(cut), usage_meta=tuple(usage_meta))
         return self._make(values)
 
@@ -197,7 +197,7 @@ class RobotsDirectives:
         if wanted is None or wanted is False:
             return None
         for directive in self.sources:
-            effect = _effect(directive.name, directive.value) or {}
+            effect = effect_of(directive.name, directive.value) or {}
             if effect.get(attribute) == wanted:
                 return directive
         return None
@@ -205,7 +205,7 @@ class RobotsDirectives:
     @property
     def others(self) -> tuple[Directive, ...]:
         """Directives this class has no attribute for (``noml``, ...), for user code."""
-        return tuple(d for d in self.sources if d.name not in _FLAGS and d.name not in _VALUED)
+        return tuple(d for d in self.sources if d.name not in FLAGS and d.name not in VALUED)
 
     @property
     def tokens(self) -> frozenset[str]:

@@ -5,23 +5,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from scrapy_robots_policy.directives.lists import _MAX_VALUES, _text
-from scrapy_robots_policy.directives.meta import _meta_tags
+from scrapy_robots_policy.directives.lists import MAX_VALUES, header_text
+from scrapy_robots_policy.directives.meta import meta_tags
 from scrapy_robots_policy.directives.vocabulary import ALL_AGENTS, USAGE_META_NAMES
 
 #: Characters of a page lower-cased at once when looking for the names of meta tags.
 _PIECE = 1 << 16
 
 
-def _read_response(response: Any, agent: str) -> tuple[
+def read_response(response: Any, agent: str) -> tuple[
         tuple[str, ...], tuple[tuple[str, str], ...], list[str]]:
     """The response's X-Robots-Tag values, its (name, content) meta tags for ``robots``
     or ``agent`` (a product token), and what could not be read at all."""
     errors: list[str] = []
     try:
         # One value past the bound, so from_x_robots_tag still sees there were more.
-        headers = tuple(_text(v) for v in
-                        response.headers.getlist(b"X-Robots-Tag")[:_MAX_VALUES + 1])
+        headers = tuple(header_text(v) for v in
+                        response.headers.getlist(b"X-Robots-Tag")[:MAX_VALUES + 1])
     except Exception as error:
         headers = ()
         errors.append(f"could not read X-Robots-Tag headers: {error!r}")
@@ -33,14 +33,14 @@ def _read_response(response: Any, agent: str) -> tuple[
             errors.append(f"could not parse HTML: {error!r}")
         else:
             try:
-                tags = _meta_tags(selector, agent, len(response.body))
+                tags = meta_tags(selector, agent, len(response.body))
             except Exception as error:
                 errors.append(f"could not read meta tags: {error!r}")
     return headers, tags, errors
 
 
 def _may_hold_tags(response: Any, agent: str) -> bool:
-    """Whether an HTML page can hold a meta tag ``_meta_tags`` reads: False spares the
+    """Whether an HTML page can hold a meta tag ``meta_tags`` reads: False spares the
     parse of a page without one (the largest cost of this middleware in a crawl whose
     spider parses nothing).
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from lxml import etree
 
-from scrapy_robots_policy.directives.meta import _html_text
+from scrapy_robots_policy.directives.meta import html_text
 
 # Only these elements honour data-nosnippet (SPEC section 6); <mytag data-nosnippet> does not.
 _NOSNIPPET_ELEMENTS = frozenset({"span", "div", "section"})
@@ -52,7 +52,7 @@ def _document_root(document: Any) -> Any:
     if isinstance(document, (str, bytes)):
         from parsel import Selector
 
-        text = _html_text(document)
+        text = html_text(document)
         if text.strip():
             return Selector(text=text, type="html").root
     return None

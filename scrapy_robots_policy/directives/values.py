@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from scrapy_robots_policy.directives.dates import _parse_date
-from scrapy_robots_policy.directives.vocabulary import _FLAGS
+from scrapy_robots_policy.directives.dates import parse_date
+from scrapy_robots_policy.directives.vocabulary import FLAGS
 
 _IMAGE_PREVIEW_ORDER = {"none": 0, "standard": 1, "large": 2}
 _INT = re.compile(r"[+-]?\d{1,18}")
@@ -24,12 +24,12 @@ def _parse_int(value: str | None) -> int | None:
     return number if number >= -1 else None
 
 
-def _effect(name: str, value: str | None) -> dict[str, Any] | None:
+def effect_of(name: str, value: str | None) -> dict[str, Any] | None:
     """What one directive sets on :class:`RobotsDirectives`; None when its value is invalid.
 
     Unknown directives set nothing but are valid: they stay in ``sources`` for user code.
     """
-    if name in _FLAGS:
+    if name in FLAGS:
         if name == "none":
             return {"noindex": True, "nofollow": True}
         if name in ("all", "index", "follow"):
@@ -49,7 +49,7 @@ def _effect(name: str, value: str | None) -> dict[str, Any] | None:
         setting = (value or "").strip().lower()
         return {"max_image_preview": setting} if setting in _IMAGE_PREVIEW_ORDER else None
     if name == "unavailable_after":
-        moment = _parse_date(value)
+        moment = parse_date(value)
         return None if moment is None else {"unavailable_after": moment}
     return {}
 
@@ -63,7 +63,7 @@ def _stricter_count(a: int | None, b: int | None) -> int | None:
     return min(a, b)
 
 
-def _stricter(name: str, a: Any, b: Any) -> Any:
+def stricter_value(name: str, a: Any, b: Any) -> Any:
     """The more restrictive of two values of the attribute ``name``; None or False is unset."""
     if a is None or a is False:
         return b if b is not None else a

@@ -16,8 +16,8 @@ ALL_AGENTS = "robots"
 # Directives that take a value after a colon. In an X-Robots-Tag value, ``name:`` is a
 # user-agent prefix unless the name is one of these, so ``max-snippet: 20`` never
 # scopes anything to a crawler called "max-snippet".
-_VALUED = frozenset({"max-snippet", "max-image-preview", "max-video-preview", "unavailable_after"})
-_FLAGS = frozenset({
+VALUED = frozenset({"max-snippet", "max-image-preview", "max-video-preview", "unavailable_after"})
+FLAGS = frozenset({
     "all", "index", "follow", "noindex", "nofollow", "none", "noarchive", "nosnippet",
     "notranslate", "noimageindex", "indexifembedded",
     # DeviantArt's convention, also honoured by other sites: no AI use of the page's
@@ -53,15 +53,15 @@ class Directive(NamedTuple):
         return f'<meta name="{self.agent}" content="{self.raw}">'
 
     def __str__(self) -> str:
-        return f"{_quoted(self.text)} (from {self.origin})"
+        return f"{quoted(self.text)} (from {self.origin})"
 
 
-def _quoted(text: str) -> str:
+def quoted(text: str) -> str:
     """A value as quoted in provenance and logs: whole if short, else its start and "…"."""
     return text if len(text) <= _MAX_QUOTED_CHARS else text[:_MAX_QUOTED_CHARS] + "…"
 
 
-def _addressee(name: str) -> str:
+def addressee(name: str) -> str:
     """Whom a meta name or X-Robots-Tag prefix addresses, to compare with the crawler's
     ``product_token``: the same token, whole ("MJ12bot/1.0" -> "mj12bot", never "mj", so
     ``mj99bot: noindex`` is not for MJ12bot), or the name itself ("robots")."""

@@ -5,8 +5,8 @@ dropped; requests of a page whose links may not be followed are not, either all 
 or, with ``ROBOTS_POLICY_NOFOLLOW_LINKS_ONLY``, those that are links on the page; with
 ``ROBOTS_POLICY_OBEY_REL_NOFOLLOW``, neither are links only ever marked rel="nofollow".
 Scrapy's middleware API is none of this module's business (``scrapy/spider.py`` is): it
-reads a page's links through its selector (parsel's), and answers with a :class:`Reason`
-for the adapter's stats and logs.
+reads a page's links through its selector (parsel's), and answers each object with one
+:class:`Outcome` (kept or not, why, what to count and log) that the adapter applies as is.
 """
 
 from __future__ import annotations
@@ -72,6 +72,32 @@ class Reason:
 
 
 REL_NOFOLLOW = Reason("rel_nofollow", 'a link marked rel="nofollow"')
+
+#: Log lines of what is dropped (or only recorded), as the adapter formats them: ``url``
+#: is the page's, ``why`` the reason's text, ``request`` the request not followed.
+ITEM_DROPPED = "Dropped an item of %(url)s: %(why)s"
+ITEM_RECORDED = "Kept an item of %(url)s (usage recorded, not enforced): %(why)s"
+REQUEST_DROPPED = "Not following %(request)s of %(url)s: %(why)s"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the page policy decided of one object a callback yielded, for the adapter to
+    apply as it is: keep it or not, and what to count and log."""
+
+    kept: bool = True
+    #: The stat counted (under ``robots_policy/``, and again per ``reason.name``), and the
+    #: reason told, when the object is dropped, or kept with a refusal only recorded.
+    count: str | None = None
+    reason: Reason | None = None
+    message: str = ""  # the log line, one of ITEM_DROPPED, ITEM_RECORDED, REQUEST_DROPPED
+    #: The page's links were read to decide this object, and could not be (an error to
+    #: count and log once per page: only the object that first read them says so).
+    links_unreadable: bool = False
+
+
+#: Kept, and nothing to count: most objects of most pages.
+KEPT = Outcome()
 
 
 @dataclass(frozen=True)
@@ -154,28 +180,35 @@ class PagePolicy:
         return Page(directives, noindex, nofollow, obey, filters, usage=usage,
                     unusable=unusable)
 
-    def dropped_item(self, page: Page) -> Reason | None:
-        """Why an item of ``page`` is dropped; ``None`` when it is kept."""
+    def for_item(self, page: Page) -> Outcome:
+        """What becomes of an item yielded by ``page``'s callback: dropped (noindex, or a
+        refused purpose while enforcing), kept with the refusal recorded (``"record"``),
+        or kept."""
         if not page.obey:
-            return None
+            return KEPT
         if page.noindex is not None and self.drop_noindex:
-            return page.noindex
-        return page.unusable if self.enforce_usage else None
+            return Outcome(False, "items_dropped", page.noindex, ITEM_DROPPED)
+        if page.unusable is None:
+            return KEPT
+        if self.enforce_usage:
+            return Outcome(False, "items_dropped", page.unusable, ITEM_DROPPED)
+        return Outcome(True, "items_refused_recorded", page.unusable, ITEM_RECORDED)
 
-    def recorded_item(self, page: Page) -> Reason | None:
-        """Why an item of ``page`` would be dropped if usage were enforced (``"record"``)."""
-        return page.unusable if page.obey and not self.enforce_usage else None
-
-    def dropped_request(self, page: Page, response: Response, url: str) -> Reason | None:
-        """Why a request for ``url`` yielded by ``response``'s callback is not followed."""
+    def for_request(self, page: Page, response: Response, url: str) -> Outcome:
+        """What becomes of a request for ``url`` yielded by ``response``'s callback."""
         if not page.obey:
-            return None
+            return KEPT
+        unread = page.links is None
+        reason = None
         if self.obey_nofollow and page.nofollow is not None and (
                 not self.links_only or _canonical(url) in page.read_links(response).urls):
-            return page.nofollow
-        if self.obey_rel_nofollow and _canonical(url) in page.read_links(response).rel_nofollow:
-            return REL_NOFOLLOW
-        return None
+            reason = page.nofollow
+        elif self.obey_rel_nofollow and _canonical(url) in page.read_links(response).rel_nofollow:
+            reason = REL_NOFOLLOW
+        failed = unread and page.links is not None and not page.links.readable
+        if reason is None:
+            return Outcome(links_unreadable=True) if failed else KEPT
+        return Outcome(False, "requests_dropped", reason, REQUEST_DROPPED, failed)
 
 
 def _canonical(url: str) -> str:

@@ -6,7 +6,8 @@ With ``ROBOTS_POLICY_ITEM_FIELD`` set (or purposes declared), every item carries
 - ``robotstxt``: the robots.txt URL, when it was fetched (ISO 8601, UTC), the sha256 of
   the body that was applied, and the deciding ``line`` and ``rule`` or, when no rule
   decided, ``why`` (``"404: allow all"``, ``"no rule matched"``); ``None`` when robots.txt
-  was not consulted (``ROBOTSTXT_OBEY`` off, ``dont_obey_robotstxt``);
+  was not consulted (``ROBOTSTXT_OBEY`` off, ``dont_obey_robotstxt``) or the page is a
+  ``scrapy check`` sample (let through whatever robots.txt says);
 - ``directives``: the page's restrictive directives (``RobotsDirectives.as_dict()``);
 - ``usage`` (purposes declared only): the decision per declared purpose and the signals
   about those purposes, each with its source and evidence.
@@ -18,46 +19,34 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
 
-from scrapy_robots_policy.fetch.origin import Origin, robots_url
-from scrapy_robots_policy.fetch.policy import CachedAnswer
+from scrapy_robots_policy.page.request import DECISION_META, RequestDecision
 from scrapy_robots_policy.usage import Signal, UsageDecision
 
 if TYPE_CHECKING:
     from scrapy_robots_policy.directives import RobotsDirectives
     from scrapy_robots_policy.usage.policy import UsageReading
 
-#: Request and response meta key of the robots.txt that allowed a request (RobotsTxtUse).
-ROBOTSTXT_USE_META = "robots_policy_robotstxt"
 #: Response meta key of the compliance record, for spider code.
 RECORD_META = "robots_policy_record"
 
 
-class RobotsTxtUse(NamedTuple):
-    """Which robots.txt allowed a request: kept in its meta for the record (cheap: three
-    references, no work on the path of a request)."""
-
-    origin: Origin
-    entry: CachedAnswer
-    user_agent: str
-
-
-def robotstxt_part(use: RobotsTxtUse, url: str) -> dict[str, Any]:
-    """The ``robotstxt`` part of the record of a page at ``url``."""
-    entry = use.entry
-    part: dict[str, Any] = {"url": robots_url(use.origin)}
+def robotstxt_part(decision: RequestDecision) -> dict[str, Any]:
+    """The ``robotstxt`` part of the record of a page its robots.txt allowed: the verdict
+    the downloader middleware reached (never decided again here)."""
+    entry, verdict = decision.entry, decision.verdict
+    part: dict[str, Any] = {"url": verdict.robots_url}
     if entry.fetched_at is not None:
         part["fetched"] = datetime.fromtimestamp(entry.fetched_at, timezone.utc).isoformat(
             timespec="seconds")
     if entry.body is not None:
         part["sha256"] = entry.sha256
-    decision = entry.rules.decide(url, use.user_agent)
-    if decision.line is not None:
-        part["line"] = decision.line
-        part["rule"] = getattr(decision, "rule", None)
+    if verdict.line is not None:
+        part["line"] = verdict.line
+        part["rule"] = verdict.rule
     else:
         part["why"] = "no rule matched" if entry.body else entry.summary
     return part
@@ -72,12 +61,16 @@ def usage_part(decisions: Iterable[UsageDecision], signals: Iterable[Signal]
     return {"purposes": verdicts, "signals": said}
 
 
-def page_record(meta: Mapping[str, Any], url: str, directives: RobotsDirectives,
+def page_record(meta: Mapping[str, Any], directives: RobotsDirectives,
                 usage: UsageReading | None) -> dict[str, Any]:
-    """The record of the page at ``url``, from what the middlewares left in its meta."""
-    use = meta.get(ROBOTSTXT_USE_META)
+    """The record of a page, from the decision the downloader middleware left
+    in its meta: none (robots.txt not consulted), or a ``scrapy check`` sample, let through
+    whatever robots.txt said, records no robots.txt."""
+    decision = meta.get(DECISION_META)
+    allowed_by = (decision if isinstance(decision, RequestDecision) and not decision.check_only
+                  else None)
     result: dict[str, Any] = {
-        "robotstxt": robotstxt_part(use, url) if isinstance(use, RobotsTxtUse) else None,
+        "robotstxt": robotstxt_part(allowed_by) if allowed_by is not None else None,
         "directives": directives.as_dict(),
     }
     if usage is not None:

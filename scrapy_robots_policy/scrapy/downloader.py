@@ -16,8 +16,8 @@ from scrapy.utils.httpobj import urlparse_cached
 
 from scrapy_robots_policy.fetch.origin import Origin, Origins
 from scrapy_robots_policy.fetch.policy import CachedAnswer, Lookup, Policy
-from scrapy_robots_policy.fetch.verdict import CHECK_ONLY_META, VERDICT_META, Verdict
-from scrapy_robots_policy.page.record import ROBOTSTXT_USE_META, RobotsTxtUse
+from scrapy_robots_policy.fetch.verdict import CHECK_ONLY_META, VERDICT_META
+from scrapy_robots_policy.page.request import DECISION_META, RequestDecision
 from scrapy_robots_policy.robotstxt import ROBOTS_TXT_PATH
 from scrapy_robots_policy.scrapy.choose_cache import make_cache
 from scrapy_robots_policy.scrapy.download import RobotsDownload
@@ -61,7 +61,10 @@ class RobotsPolicyDownloaderMiddleware:
         self._user_agents = UserAgentChoice.for_crawler(crawler)
         self._also_obey = settings.also_obey
         self._purposes = settings.purposes
-        self._record = bool(settings.item_field or settings.purposes)
+        # Whether every request needs robots.txt's deciding line, allowed or not (for the
+        # compliance record, or to know the also-obeyed tokens' answer): then the engine is
+        # asked for it at once, rather than for a yes or no and then again for the line.
+        self._needs_line = bool(settings.item_field or settings.purposes or settings.also_obey)
         self._origins = Origins()
         crawler.signals.connect(self._spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self._spider_closed, signal=signals.spider_closed)
@@ -103,24 +106,32 @@ class RobotsPolicyDownloaderMiddleware:
                ) -> Coroutine[Any, Any, None] | None:
         """Refuse ``request`` if disallowed; else what to await before its download (the
         usage check), if anything. When it may leave is the download slot's business
-        (:mod:`.pacing`), told the origin's Crawl-delay here."""
+        (:mod:`.pacing`), told the origin's Crawl-delay here.
+
+        robots.txt decides once: an allowed request that nothing else reads is only asked
+        the engine's cheap yes or no; any other gets one :class:`.RequestDecision`, in its
+        meta, which the refusal, the usage gate and the compliance record all read."""
         user_agent = self._user_agents.for_request(request)
-        if request.meta.get(CHECK_ONLY_META):  # scrapy check: decide, never refuse
-            request.meta[VERDICT_META] = Verdict.of(origin, entry, request.url, user_agent,
-                                                    self._also_obey)
-            return self._usage.judge(origin, entry, request, user_agent)
-        verdict = None
-        if entry.rules.allowed(request.url, user_agent) and (
-                not self._also_obey or (verdict := Verdict.of(
-                    origin, entry, request.url, user_agent, self._also_obey)).allowed):
-            if self._record:  # three references: the record is built from them if kept
-                request.meta[ROBOTSTXT_USE_META] = RobotsTxtUse(origin, entry, user_agent)
+        meta = request.meta
+        check_only = meta.get(CHECK_ONLY_META)
+        if not (check_only or self._needs_line) and entry.rules.allowed(request.url, user_agent):
             self._pacing.crawl_delay(origin, entry.rules, user_agent)
-            if self._purposes or CHECK_PURPOSES_META in request.meta:
-                return self._usage.judge(origin, entry, request, user_agent)
+            if CHECK_PURPOSES_META in meta:  # a usage sample: its reading needs a decision
+                decision = meta[DECISION_META] = RequestDecision(
+                    origin, entry, request.url, user_agent, self._also_obey)
+                return self._usage.judge(decision, request)
             return None
-        self._refusals.robots(origin, entry, verdict or Verdict.of(
-            origin, entry, request.url, user_agent, self._also_obey), request)
+        decision = meta[DECISION_META] = RequestDecision(
+            origin, entry, request.url, user_agent, self._also_obey, check_only=bool(check_only))
+        if check_only:  # scrapy check: decide, never refuse
+            meta[VERDICT_META] = decision.verdict
+            return self._usage.judge(decision, request)
+        if not decision.verdict.allowed:
+            self._refusals.robots(decision, request)
+        self._pacing.crawl_delay(origin, entry.rules, user_agent)
+        if self._purposes or CHECK_PURPOSES_META in meta:
+            return self._usage.judge(decision, request)
+        return None
 
     def _spider_opened(self, spider: Any) -> None:
         self._user_agents.use_spider(spider)

@@ -17,10 +17,7 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import Request
 
-    from scrapy_robots_policy.fetch.origin import Origin
-    from scrapy_robots_policy.fetch.policy import CachedAnswer
-    from scrapy_robots_policy.fetch.verdict import Verdict
-    from scrapy_robots_policy.usage import UsageDecision
+    from scrapy_robots_policy.page.request import RequestDecision
 
 # The downloader middleware's own logger name, which log filters already use.
 logger = logging.getLogger("scrapy_robots_policy.downloader")
@@ -34,9 +31,10 @@ class Refusals:
         self._stats = crawler.stats
         self._also_obey = also_obey
 
-    def robots(self, origin: Origin, entry: CachedAnswer, verdict: Verdict, request: Request
-               ) -> NoReturn:
-        """Refuse ``request`` as robots.txt (``entry``, the file of ``origin``) decided."""
+    def robots(self, decision: RequestDecision, request: Request) -> NoReturn:
+        """Refuse ``request`` as robots.txt decided (``decision``'s verdict, read, never
+        decided again)."""
+        origin, entry, verdict = decision.origin, decision.entry, decision.verdict
         self._stats.inc_value("robotstxt/forbidden")
         extra = {"spider": self._crawler.spider}
         if entry.unreachable:
@@ -57,9 +55,12 @@ class Refusals:
                           "agent": verdict.user_agent}, extra=extra)
         raise IgnoreRequest(f"Forbidden by robots.txt: {verdict.reason}")
 
-    def usage(self, refusal: UsageDecision, request: Request, enforce: bool) -> None:
-        """Refuse ``request`` for a purpose its origin's signals refuse; with ``enforce``
-        False (``ROBOTS_POLICY_USAGE = "record"``, ``scrapy check``) only count and log it."""
+    def usage(self, decision: RequestDecision, request: Request, enforce: bool) -> None:
+        """Refuse ``request`` for the purpose its origin's signals refuse (``decision``'s
+        usage reading has a refusal); with ``enforce`` False (``ROBOTS_POLICY_USAGE =
+        "record"``, ``scrapy check``) only count and log it."""
+        refusal = decision.usage.refusal if decision.usage is not None else None
+        assert refusal is not None, "only a refused purpose is refused"
         what = "requests_refused" if enforce else "requests_refused_recorded"
         source = refusal.signal.source if refusal.signal is not None else "unknown"
         self._stats.inc_value(f"robots_policy/usage/{what}")

@@ -17,13 +17,13 @@ from scrapy import Request, signals
 from scrapy.exceptions import NotConfigured
 
 from scrapy_robots_policy.directives import RobotsDirectives
-from scrapy_robots_policy.page.policy import Page, PagePolicy
+from scrapy_robots_policy.page.policy import KEPT, Outcome, Page, PagePolicy
 from scrapy_robots_policy.page.record import RECORD_META, annotate, page_record
+from scrapy_robots_policy.page.request import DECISION_META, RequestDecision
 from scrapy_robots_policy.scrapy.pageaccounts import PageAccounts
 from scrapy_robots_policy.scrapy.settings import RobotsPolicySettings
 from scrapy_robots_policy.scrapy.useragent import UserAgentChoice
 from scrapy_robots_policy.usage.policy import (
-    ORIGIN_USAGE_META,
     USAGE_HEADERS,
     USAGE_META,
     UsagePolicy,
@@ -99,7 +99,7 @@ class RobotsPolicySpiderMiddleware:
             self._pages[response] = page
             meta[META_KEY] = directives
             if self.recording:
-                meta[RECORD_META] = page_record(meta, response.url, directives, usage)
+                meta[RECORD_META] = page_record(meta, directives, usage)
             self.accounts.read(response, page)
         return page
 
@@ -108,37 +108,33 @@ class RobotsPolicySpiderMiddleware:
         purposes = self.usage.purposes_for(meta)
         if not purposes:
             return None
+        decision = meta.get(DECISION_META)  # the origin's reading, made before the request
+        origin = decision.usage if isinstance(decision, RequestDecision) else None
         usage = meta[USAGE_META] = self.usage.for_page(
-            meta.get(ORIGIN_USAGE_META), response.url, usage_headers(response), directives,
+            origin, response.url, usage_headers(response), directives,
             purposes)
         return usage
 
     def _keep(self, response: Response, page: Page, obj: Any) -> bool:
         if isinstance(obj, Request):
-            return self._keep_request(response, page, obj)
-        reason = self.policy.dropped_item(page)
-        if reason is not None:
-            self.accounts.dropped("items_dropped", reason, response,
-                                  "Dropped an item of %(url)s: %(why)s")
+            return self._apply(response, self.policy.for_request(page, response, obj.url), obj)
+        if not self._apply(response, self.policy.for_item(page)):
             return False
-        recorded = self.policy.recorded_item(page)
-        if recorded is not None:  # ROBOTS_POLICY_USAGE = "record": kept, and counted
-            self.accounts.dropped("items_refused_recorded", recorded, response,
-                                  "Kept an item of %(url)s (usage recorded, not enforced): "
-                                  "%(why)s")
         if self.item_field and not annotate(obj, self.item_field, response.meta.get(RECORD_META)):
             self.stats.inc_value("robots_policy/items_not_annotated")
         return True
 
-    def _keep_request(self, response: Response, page: Page, request: Request) -> bool:
-        unread = page.links is None
-        reason = self.policy.dropped_request(page, response, request.url)
-        if unread and page.links is not None and not page.links.readable:  # read just now, failed
+    def _apply(self, response: Response, outcome: Outcome, request: Request | None = None
+               ) -> bool:
+        """Count and log what the page policy decided of one object; whether it is kept."""
+        if outcome is KEPT:
+            return True
+        if outcome.links_unreadable:
             self.accounts.unreadable_links(response)
-        if reason is not None:
-            self.accounts.dropped("requests_dropped", reason, response,
-                                  "Not following %(request)s of %(url)s: %(why)s", request)
-        return reason is None
+        if outcome.count is not None and outcome.reason is not None:
+            self.accounts.dropped(outcome.count, outcome.reason, response, outcome.message,
+                                  request)
+        return outcome.kept
 
 
 def usage_headers(response: Response) -> dict[str, list[str]]:

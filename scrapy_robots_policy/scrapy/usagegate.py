@@ -17,21 +17,18 @@ from typing import TYPE_CHECKING, Any
 from scrapy_robots_policy.cache.memory import LRUCache, MemoryCache
 from scrapy_robots_policy.fetch.document import TDMREP_JSON
 from scrapy_robots_policy.fetch.origin import Origin
-from scrapy_robots_policy.fetch.policy import CachedAnswer, Lookup, Policy
+from scrapy_robots_policy.fetch.policy import Lookup, Policy
 from scrapy_robots_policy.fetch.verdict import CHECK_ONLY_META
 from scrapy_robots_policy.scrapy.download import RobotsDownload
 from scrapy_robots_policy.scrapy.refusals import Refusals
 from scrapy_robots_policy.scrapy.rounds import FetchRounds
-from scrapy_robots_policy.usage.policy import (
-    ORIGIN_USAGE_META,
-    UsagePolicy,
-    UsageReading,
-)
+from scrapy_robots_policy.usage.policy import UsagePolicy, UsageReading
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import Request
 
+    from scrapy_robots_policy.page.request import RequestDecision
     from scrapy_robots_policy.scrapy.settings import RobotsPolicySettings
 
 # The logger name it had before the move to scrapy/: users' log filters name it.
@@ -57,43 +54,47 @@ class UsageGate:
             RobotsDownload(crawler, settings, priority, TDMREP_JSON.stats))
         self._reported: LRUCache[tuple[Origin, str], bool] = LRUCache(_REPORTED_PROBLEMS)
 
-    def judge(self, origin: Origin, robots: CachedAnswer, request: Request, user_agent: str
+    def judge(self, decision: RequestDecision, request: Request
               ) -> Coroutine[Any, Any, None] | None:
-        """Decide ``request`` now, or (tdmrep.json not known yet) once it is fetched."""
+        """Decide ``request``'s purposes now, or (tdmrep.json not known yet) once it is
+        fetched; the reading goes to ``decision.usage``."""
         purposes = self._usage.purposes_for(request.meta)
         if not purposes:
             return None
-        reading = self._usage.for_robots(robots, request.url, user_agent, purposes)
+        origin = decision.origin
+        reading = self._usage.for_robots(decision.entry, request.url, decision.user_agent,
+                                         purposes)
         if not self._usage.needs_tdmrep(purposes) or (
                 reading.refusal is not None and self._enforced(request)):
-            self._decide(origin, reading, request)  # refused already: tdmrep.json can wait
+            self._decide(decision, reading, request)  # refused already: tdmrep.json can wait
             return None
         tdmrep = self._tdmrep_cache.get(origin)
         lookup = self._tdmrep_policy.lookup(tdmrep)
         if lookup is Lookup.FETCH:
             if request.url == TDMREP_JSON.url(origin):  # the file itself, fetched by a user
                 return None
-            return self._wait_and_decide(origin, reading, request)
+            return self._wait_and_decide(decision, reading, request)
         if lookup is Lookup.USE_AND_REFRESH:
             self._tdmrep.refresh(origin, request)
         assert tdmrep is not None
-        self._decide(origin, self._usage.with_tdmrep(reading, tdmrep, request.url), request)
+        self._decide(decision, self._usage.with_tdmrep(reading, tdmrep, request.url), request)
         return None
 
-    async def _wait_and_decide(self, origin: Origin, reading: UsageReading, request: Request
-                               ) -> None:
-        tdmrep = await self._tdmrep.entry(origin, request)
-        self._decide(origin, self._usage.with_tdmrep(reading, tdmrep, request.url), request)
+    async def _wait_and_decide(self, decision: RequestDecision, reading: UsageReading,
+                               request: Request) -> None:
+        tdmrep = await self._tdmrep.entry(decision.origin, request)
+        self._decide(decision, self._usage.with_tdmrep(reading, tdmrep, request.url), request)
 
     def _enforced(self, request: Request) -> bool:
         """Whether a refusal refuses: enforcing, and not a ``scrapy check`` sample."""
         return self._usage.enforce and not request.meta.get(CHECK_ONLY_META)
 
-    def _decide(self, origin: Origin, reading: UsageReading, request: Request) -> None:
-        request.meta[ORIGIN_USAGE_META] = reading
-        self._report_problems(origin, reading)
+    def _decide(self, decision: RequestDecision, reading: UsageReading, request: Request
+                ) -> None:
+        decision.usage = reading
+        self._report_problems(decision.origin, reading)
         if reading.refusal is not None:
-            self._refusals.usage(reading.refusal, request, self._enforced(request))
+            self._refusals.usage(decision, request, self._enforced(request))
 
     def _report_problems(self, origin: Origin, reading: UsageReading) -> None:
         """Each problem of an origin's files once (not once per request), at DEBUG."""

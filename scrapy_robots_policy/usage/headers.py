@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from scrapy_robots_policy.directives.lists import _MAX_VALUE_CHARS, _MAX_VALUES, _text
-from scrapy_robots_policy.directives.vocabulary import _quoted
+from scrapy_robots_policy.directives.lists import MAX_VALUE_CHARS, MAX_VALUES, header_text
+from scrapy_robots_policy.directives.vocabulary import quoted
 
 from .aipref import preferences
 from .purposes import TDM_HEADER, USAGE_HEADER, Signal
@@ -34,7 +34,7 @@ def header_signals(content_usage: Iterable[str | bytes] = (),
     problems: list[str] = []
     usage = _content_usage(_bounded(content_usage, "Content-Usage", problems), problems)
     unread: list[str] = []
-    tdm = declared([(value, f"tdm-reservation: {_quoted(value)}")
+    tdm = declared([(value, f"tdm-reservation: {quoted(value)}")
                     for value in _bounded(tdm_reservation, "tdm-reservation", unread)],
                    _bounded(tdm_policy, "tdm-policy", unread), TDM_HEADER)
     if unread:
@@ -47,7 +47,7 @@ def _content_usage(values: list[str], problems: list[str]) -> Reading:
     if not values:
         return Reading(problems=tuple(problems))
     joined = ", ".join(values)
-    evidence = f"Content-Usage: {_quoted(joined)}"
+    evidence = f"Content-Usage: {quoted(joined)}"
     found, troubles = preferences(joined.encode("latin-1", errors="replace"))
     problems.extend(f"{evidence}: {trouble}" for trouble in troubles)
     signals = tuple(Signal(purpose, allowed, USAGE_HEADER, evidence)
@@ -59,12 +59,12 @@ def _bounded(values: Iterable[str | bytes], name: str, problems: list[str]) -> l
     """The values read of one header, as text; what was left unread is a problem."""
     read: list[str] = []
     for value in values:
-        if len(read) == _MAX_VALUES:
-            problems.append(f"{name} values after the first {_MAX_VALUES} not read")
+        if len(read) == MAX_VALUES:
+            problems.append(f"{name} values after the first {MAX_VALUES} not read")
             break
-        text = _text(value)
-        if len(text) > _MAX_VALUE_CHARS:
-            problems.append(f"{name} value longer than {_MAX_VALUE_CHARS} characters: "
+        text = header_text(value)
+        if len(text) > MAX_VALUE_CHARS:
+            problems.append(f"{name} value longer than {MAX_VALUE_CHARS} characters: "
                             "not read")
             continue
         read.append(text)

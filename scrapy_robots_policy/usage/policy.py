@@ -36,8 +36,6 @@ if TYPE_CHECKING:
     from scrapy_robots_policy.directives import RobotsDirectives
     from scrapy_robots_policy.fetch.policy import CachedAnswer
 
-#: Request meta key of the origin's :class:`UsageReading` (set by the downloader side).
-ORIGIN_USAGE_META = "robots_policy_origin_usage"
 #: Response meta key of the page's :class:`UsageReading`, for spider code and contracts.
 USAGE_META = "robots_policy_usage"
 #: Request meta key: purposes to decide on for this request only (``@usage_*`` contracts),

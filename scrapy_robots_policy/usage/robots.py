@@ -4,7 +4,7 @@ engine says apply to one URL for one crawler (``RobotsTxt.usage_lines``)."""
 
 from __future__ import annotations
 
-from scrapy_robots_policy.directives.vocabulary import _quoted
+from scrapy_robots_policy.directives.vocabulary import quoted
 from scrapy_robots_policy.robotstxt import RobotsTxt, UsageLine
 from scrapy_robots_policy.robotstxt.usage import CONTENT_SIGNAL as CONTENT_SIGNAL_KEY
 from scrapy_robots_policy.robotstxt.usage import MAX_USAGE_LINES, MAX_USAGE_VALUE
@@ -31,7 +31,7 @@ def robots_signals(rules: RobotsTxt, url: str, user_agent: str) -> Reading:
         problems.append(f"robots.txt: {unread} usage lines after the first "
                         f"{MAX_USAGE_LINES} not read")
     for line in lines:
-        evidence = f'robots.txt line {line.line}: "{_quoted(str(line))}"'
+        evidence = f'robots.txt line {line.line}: "{quoted(str(line))}"'
         if line.cut:
             problems.append(f"{evidence}: longer than {MAX_USAGE_VALUE} characters, not read")
             continue

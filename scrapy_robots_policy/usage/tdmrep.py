@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from scrapy_robots_policy.directives.vocabulary import _quoted
+from scrapy_robots_policy.directives.vocabulary import quoted
 from scrapy_robots_policy.robotstxt import MAX_BYTES, normalize_path, normalize_pattern
 from scrapy_robots_policy.robotstxt.patterns import pattern_matches, split_url
 
@@ -107,13 +107,13 @@ def _rule(number: int, item: Any, problems: list[str]) -> TdmRule | None:
     value = item.get("tdm-reservation")
     reservation = value if type(value) is int and value in (0, 1) else None
     if reservation is None:
-        problems.append(f"{where}: tdm-reservation {_quoted(repr(value))} is not 0 or 1: "
+        problems.append(f"{where}: tdm-reservation {quoted(repr(value))} is not 0 or 1: "
                         "unset for its location")
     policy = item.get("tdm-policy")
     if policy is not None and not isinstance(policy, str):
         problems.append(f"{where}: tdm-policy is not a URL: ignored")
         policy = None
-    evidence = f"{where}: location {_quoted(raw)!r}, tdm-reservation {_quoted(repr(value))}"
+    evidence = f"{where}: location {quoted(raw)!r}, tdm-reservation {quoted(repr(value))}"
     declaration = TdmDeclaration(reservation, _policy(policy), TDMREP_JSON, evidence)
     location = normalize_pattern(raw.encode("utf-8", "surrogatepass"))
     return TdmRule(location, declaration)
@@ -145,7 +145,7 @@ def declared(reservations: Iterable[tuple[str, str]], policies: Iterable[str],
 def tdm_meta(usage_meta: Iterable[tuple[str, str]]) -> TdmDeclaration:
     """The page's declaration from its TDMRep meta tags (``RobotsDirectives.usage_meta``)."""
     pairs = list(usage_meta)
-    reservations = [(content, f'<meta name="tdm-reservation" content="{_quoted(content)}">')
+    reservations = [(content, f'<meta name="tdm-reservation" content="{quoted(content)}">')
                     for name, content in pairs if name == "tdm-reservation"]
     policies = [content for name, content in pairs if name == "tdm-policy"]
     return declared(reservations, policies, TDM_META)
@@ -176,7 +176,7 @@ def tdm_signals(tdmrep: TdmRep | None, url: str, header: TdmDeclaration | None =
         return Reading(problems=problems) if problems else NOTHING
     evidence = reserving.evidence
     if reserving.reservation and policing is not None:
-        evidence += f" (TDM policy: {_quoted(policing.policy or '')})"
+        evidence += f" (TDM policy: {quoted(policing.policy or '')})"
     allowed = reserving.reservation == 0
     signals = tuple(Signal(purpose, allowed, reserving.source, evidence)
                     for purpose in RESERVED_PURPOSES)

@@ -17,7 +17,7 @@ from scrapy_robots_policy import RobotsDirectives
 from scrapy_robots_policy.directives import META
 from scrapy_robots_policy.directives import fold as fold_module
 from scrapy_robots_policy.directives.per_agent import _VALUE_FIELDS
-from scrapy_robots_policy.directives.values import _effect
+from scrapy_robots_policy.directives.values import effect_of
 from tests.directives_pages import meta
 
 UTC = timezone.utc
@@ -161,11 +161,11 @@ def test_sources_are_those_a_fold_of_every_directive_keeps(head, tail):
     # stricter ones mostly come late, past the 64 kept in any case
     value = ", ".join(head + tail)
     directives = R.from_x_robots_tag([value], "mybot")
-    with patch.object(fold_module, "_MAX_SOURCES", 10**9):  # where the fold reads it
+    with patch.object(fold_module, "MAX_SOURCES", 10**9):  # where the fold reads it
         every = R.from_x_robots_tag([value], "mybot").sources
     values = {name: getattr(directives, name) for name in _VALUE_FIELDS}
-    assert directives.sources == fold_module._kept_sources(
-        [(d, _effect(d.name, d.value)) for d in every], values)
+    assert directives.sources == fold_module.kept_sources(
+        [(d, effect_of(d.name, d.value)) for d in every], values)
 
 
 def test_response_with_huge_and_many_headers():

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from scrapy.http import Response
 
 
-class _RobotsContract(Contract):
+class SpiderContract(Contract):
     """Keeps the spider, whose crawler settings say which user agent the rules are for."""
 
     def __init__(self, method: Callable[..., Any], *args: Any) -> None:
@@ -57,7 +57,7 @@ class _RobotsContract(Contract):
         return ContractFail(f"{contract}: {message}")
 
 
-class RobotsTxtContract(_RobotsContract):
+class RobotsTxtContract(SpiderContract):
     """``@robotstxt allowed`` / ``@robotstxt disallowed``: what the URL's robots.txt says.
 
     The sample request is marked check-only: RobotsPolicyDownloaderMiddleware decides it
@@ -105,7 +105,7 @@ class RobotsTxtContract(_RobotsContract):
                 "DOWNLOADER_MIDDLEWARES), and is the URL an http(s) URL?")
 
 
-class MetaRobotsContract(_RobotsContract):
+class MetaRobotsContract(SpiderContract):
     """``@meta_robots TOKEN ...``: the page's effective directives include every TOKEN.
 
     Directives are those that apply to the spider's user agent (``robots`` and its own

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from scrapy_robots_policy.fetch.verdict import CHECK_ONLY_META
-from scrapy_robots_policy.scrapy.contracts.robots import _RobotsContract
+from scrapy_robots_policy.scrapy.contracts.robots import SpiderContract
 from scrapy_robots_policy.usage import PURPOSES
 from scrapy_robots_policy.usage.policy import CHECK_PURPOSES_META, USAGE_META, UsageReading
 
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from scrapy.http import Response
 
 
-class _UsageContract(_RobotsContract):
+class _UsageContract(SpiderContract):
     expected: bool
 
     def adjust_request_args(self, args: dict[str, Any]) -> dict[str, Any]:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict, deque
 from collections.abc import Iterable, Sequence
-from itertools import chain, groupby
-from operator import attrgetter
+from itertools import chain, compress, groupby
+from operator import attrgetter, not_
 from typing import Literal, cast
 
 from .patterns import ENDS, FIND, GLOB_ENDS, CompiledRule
@@ -53,22 +53,23 @@ def _piece_grams(piece: str) -> tuple[str, ...]:
 
 
 def _grams_by_piece(pieces: Iterable[str]) -> dict[str, tuple[str, ...]]:
-    """``_piece_grams`` of each distinct piece ("": none). A piece of 5 to 8 characters
-    (``/*q12345``: most pieces of a crowd) has two, its first four and its last four, cut
-    for all of them at once: a crowd can have 40,000 pieces, cut on a first question."""
+    """``_piece_grams`` of each distinct piece ("": none)."""
     distinct = dict.fromkeys(pieces)
     distinct.pop("", None)
     short = [piece for piece in distinct if 4 < len(piece) <= 8]
-    heads = [piece[:4] for piece in short]
-    tails = [piece[-4:] for piece in short]
-    pairs: list[tuple[str, ...]] = [
-        (h, t) if h != t else (h,) for h, t in zip(heads, tails, strict=True)
-    ]
-    grams = dict(zip(short, pairs, strict=True))
+    grams = dict(zip(short, _short_pieces(short), strict=True))
     if len(grams) < len(distinct):
-        grams.update((p, _piece_grams(p)) for p in distinct if p not in grams)
+        grams.update((piece, _piece_grams(piece)) for piece in distinct if piece not in grams)
     grams[""] = ()
     return grams
+
+
+def _short_pieces(pieces: list[str]) -> list[tuple[str, ...]]:
+    """``_piece_grams`` of pieces of 5 to 8 characters (``/*q12345``: most crowds), all
+    cut at once: their first four characters and their last four."""
+    heads = [piece[:4] for piece in pieces]
+    tails = [piece[-4:] for piece in pieces]
+    return [(h, t) if h != t else (h,) for h, t in zip(heads, tails, strict=True)]
 
 
 def _key_lists(rules: Sequence[CompiledRule]) -> list[tuple[str, ...]]:
@@ -78,22 +79,32 @@ def _key_lists(rules: Sequence[CompiledRule]) -> list[tuple[str, ...]]:
     "$" rule, "\n" + the end of its last piece must end the path ("\n" never occurs in
     a pattern, so the two kinds of key cannot collide). Empty: the rule matches whenever
     its prefix does (``/*``, ``/a*$``), or only the prefix itself (``/a$``). The suffix
-    comes first: among keys as rare, the first is taken.
+    comes first: among keys as rare, the first is taken. A "$" rule with one piece of at
+    most ``_MAX_SUFFIX`` characters has only its suffix: the piece itself, which holds
+    its grams (a crowd of 40,000 ``/*q<i>$`` cuts none).
     """
     lasts = list(map(_LAST, rules))
-    middles = list(map(_MIDDLES, rules))
     kinds = list(map(_KIND, rules))
-    grams = _grams_by_piece(chain(lasts, chain.from_iterable(middles)))
-    keys = list(map(grams.__getitem__, lasts))  # a "*" and one piece: its grams
-    for index, kind in enumerate(kinds):
-        if kind == FIND:
+    sizes = list(map(len, lasts))
+    if kinds.count(FIND) == len(kinds) and min(sizes) > 4 and max(sizes) <= 8:
+        return _short_pieces(lasts)  # the usual crowd, cut at C speed
+    middles = list(map(_MIDDLES, rules))
+    suffixed = [
+        kind == ENDS and size <= _MAX_SUFFIX for kind, size in zip(kinds, sizes, strict=True)
+    ]
+    cut = compress(lasts, map(not_, suffixed))
+    grams = _grams_by_piece(chain(cut, chain.from_iterable(middles)))
+    keys: list[tuple[str, ...]] = []
+    for last, kind, between, suffix_only in zip(lasts, kinds, middles, suffixed, strict=True):
+        if suffix_only:
+            keys.append(("\n" + last,) if last else ())
             continue
-        own = keys[index]
-        if middles[index]:
-            own = tuple(dict.fromkeys(chain(own, *map(grams.__getitem__, middles[index]))))
-        if kind in _SUFFIXED and lasts[index]:
-            own = ("\n" + lasts[index][-_MAX_SUFFIX:], *own)
-        keys[index] = own
+        own = grams[last]
+        if between:
+            own = tuple(dict.fromkeys(chain(own, *map(grams.__getitem__, between))))
+        if kind in _SUFFIXED and last:
+            own = ("\n" + last[-_MAX_SUFFIX:], *own)
+        keys.append(own)
     return keys
 
 

@@ -121,7 +121,6 @@ def test_indexed_matching_equals_brute_force(
         assert parsed.allowed("http://h" + path, "x") is brute_force(rules, path), path
 
 
-
 @settings(max_examples=300, deadline=None)
 @given(
     rules=st.lists(
@@ -149,6 +148,7 @@ def test_deciding_line_is_the_earliest_of_the_best_rules(
     else:
         _, denied, line = min(matching)
         assert (decision.allowed, decision.line) == (not denied, line)
+
 
 # Enough rules on a few literal prefixes that they are indexed as a crowd (see crowd.Crowd):
 # several "*" and "$", pieces short and long, many sharing the same pieces, star-only.
@@ -205,6 +205,53 @@ def test_crowded_wildcard_index_equals_brute_force(
             assert [r.line for r in explained] == sorted(line for _, _, line in matching), path
     finally:
         crowd._PROBE_KEYS, matcher._LINEAR_WORK, matcher._SPREAD_WORK, crowd._MAX_GRAMS = saved
+
+
+# "$" rules whose last piece is shorter or longer than a suffix key (crowd._MAX_SUFFIX),
+# among rules sharing their pieces, and paths built to end with one of them.
+DOLLAR_RULE = st.tuples(
+    st.booleans(),
+    st.builds(
+        "{}*{}{}".format,
+        st.sampled_from(["/", "/", "/a"]),
+        st.text(alphabet="ab1", max_size=22),
+        st.sampled_from(["$", "", "*b$", "$"]),
+    ),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(rules=st.lists(DOLLAR_RULE, min_size=16, max_size=60), data=st.data())
+def test_crowded_dollar_rules_equal_brute_force(
+    rules: list[tuple[bool, str]], data: st.DataObject
+) -> None:
+    """A crowd of "$" rules, short pieces (their suffix is their only key) and long ones
+    (the suffix and grams), decides as trying every rule in turn."""
+    body = "User-agent: *\n" + "".join(
+        f"{'Allow' if allow else 'Disallow'}: {pattern}\n" for allow, pattern in rules
+    )
+    saved = matcher._LINEAR_WORK, matcher._SPREAD_WORK
+    matcher._LINEAR_WORK = matcher._SPREAD_WORK = 0  # always an index
+    try:
+        parsed = RobotsTxt.parse(body)
+        for _ in range(4):
+            _, pattern = data.draw(st.sampled_from(rules))
+            junk = data.draw(st.text(alphabet="ab1", max_size=6))
+            path = "/" + junk + pattern.rstrip("$").replace("*", junk)[1:]
+            path += data.draw(st.sampled_from(["", "", "b", "1"]))
+            matching = [
+                (-len(pattern), not allow, line)
+                for line, (allow, pattern) in enumerate(rules, 2)
+                if pattern_matches(path, pattern)
+            ]
+            decision = parsed.decide("http://h" + path, "x")
+            if not matching:
+                assert (decision.allowed, decision.line) == (True, None), path
+            else:
+                _, denied, line = min(matching)
+                assert (decision.allowed, decision.line) == (not denied, line), path
+    finally:
+        matcher._LINEAR_WORK, matcher._SPREAD_WORK = saved
 
 
 def names_crawler(value: str, token: str) -> bool:

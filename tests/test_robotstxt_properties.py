@@ -19,6 +19,7 @@ from scrapy_robots_policy.robotstxt import (
     product_token,
 )
 from scrapy_robots_policy.robotstxt import lines as lines_module
+from scrapy_robots_policy.robotstxt.patterns import compile_one_star, compile_pattern
 
 AGENTS = st.sampled_from(["FooBot", "foobot/1.2 (+http://x)", "*", "", "Other", "\u30c4"])
 
@@ -252,6 +253,26 @@ def test_crowded_dollar_rules_equal_brute_force(
                 assert (decision.allowed, decision.line) == (not denied, line), path
     finally:
         matcher._LINEAR_WORK, matcher._SPREAD_WORK = saved
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.builds("{}{}".format, st.text(alphabet="/ab*", max_size=8), st.sampled_from(["", "$"])),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_patterns_cut_together_as_one_by_one(patterns: list[str]) -> None:
+    """``compile_one_star`` (every pattern with one "*", cut at once) gives what
+    ``compile_pattern`` gives each; with any other pattern among them, nothing."""
+    columns = compile_one_star(patterns)
+    if any(pattern.count("*") != 1 for pattern in patterns):
+        assert columns is None
+    else:
+        assert columns is not None
+        cut = list(zip(*(list(column) for column in columns), strict=True))
+        assert cut == [compile_pattern(pattern) for pattern in patterns]
 
 
 def names_crawler(value: str, token: str) -> bool:

@@ -8,10 +8,10 @@ index finds candidates, ``best_in_crowd`` and ``matching_in_crowd`` match them.
 from __future__ import annotations
 
 from collections import Counter, defaultdict, deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain, compress, groupby
 from operator import attrgetter, not_
-from typing import Literal, cast
+from typing import Any, Literal, cast
 
 from .patterns import ENDS, FIND, GLOB_ENDS, CompiledRule
 from .precedence import better
@@ -30,7 +30,8 @@ _SUFFIXED = (ENDS, GLOB_ENDS)
 
 # The rules filed under one key, best first, each with the keys it needs: a candidate, to
 # be matched only when the path holds them all.
-Filed = list[tuple[CompiledRule, tuple[str, ...]]]
+# Flat, a rule then its keys (no pair per rule: a first question can file 40,000).
+Filed = list[Any]
 # (width, the grams when few, else None; gram codes; the gram of each code)
 _GramTable = tuple[int, "tuple[str, ...] | None", frozenset[int], dict[int, str]]
 _FORM = attrgetter("kind", "last", "middles", "prefix")
@@ -157,10 +158,10 @@ class Crowd:
         # Each rule under the key fewest rules share, each list staying best first.
         by_key: defaultdict[str | None, Filed] = defaultdict(list)
         lists = map(by_key.__getitem__, _rarest(keys, shared))
-        filed = map(list.append, lists, zip(rules_once, keys, strict=True))
+        filed = map(list.extend, lists, zip(rules_once, keys, strict=True))
         deque(filed, maxlen=0)  # at C speed: a first question can file 40,000 rules
         # Tried as a small group would be: the first that matches is their best.
-        self.unkeyed = tuple(rule for rule, _ in by_key.pop(None, ()))
+        self.unkeyed: tuple[CompiledRule, ...] = tuple(by_key.pop(None, ())[0::2])
         self.by_key = cast(dict[str, Filed], dict(by_key))
         distinct = sorted(shared, key=len)
         grams = [key for key in distinct if key[0] != "\n"]
@@ -227,7 +228,13 @@ def first_match(
 
 
 def _head_priority(same: Filed) -> int:
-    return same[0][0].priority
+    return same[0].priority  # type: ignore[no-any-return]
+
+
+def _pairs(same: Filed) -> Iterator[tuple[CompiledRule, tuple[str, ...]]]:
+    """The rules of a list and their keys."""
+    rules = iter(same)
+    return zip(rules, rules, strict=True)
 
 
 def best_in_crowd(
@@ -239,9 +246,9 @@ def best_in_crowd(
     lists.sort(key=_head_priority, reverse=True)
     holds_all = found.issuperset
     for same in lists:
-        if best is not None and same[0][0].priority < best.priority:
+        if best is not None and same[0].priority < best.priority:
             break  # every later list starts lower
-        for rule, needs in same:
+        for rule, needs in _pairs(same):
             if best is not None and rule.priority < best.priority:
                 break
             prefix = rule.prefix
@@ -266,7 +273,7 @@ def matching_in_crowd(
     forms.update(
         rule.form
         for same in lists
-        for rule, needs in same
+        for rule, needs in _pairs(same)
         if found.issuperset(needs)
         and path.startswith(rule.prefix)
         and rule.matches_after(path, len(rule.prefix))

@@ -19,7 +19,7 @@ from scrapy_robots_policy.robotstxt import (
     product_token,
 )
 from scrapy_robots_policy.robotstxt import lines as lines_module
-from scrapy_robots_policy.robotstxt.patterns import compile_one_star, compile_pattern
+from scrapy_robots_policy.robotstxt.patterns import compile_alike, compile_pattern
 
 AGENTS = st.sampled_from(["FooBot", "foobot/1.2 (+http://x)", "*", "", "Other", "\u30c4"])
 
@@ -255,19 +255,35 @@ def test_crowded_dollar_rules_equal_brute_force(
         matcher._LINEAR_WORK, matcher._SPREAD_WORK = saved
 
 
-@settings(max_examples=300, deadline=None)
-@given(
-    st.lists(
-        st.builds("{}{}".format, st.text(alphabet="/ab*", max_size=8), st.sampled_from(["", "$"])),
+# Patterns with as many "*" each (1 to 4), or any patterns.
+ALIKE_PATTERNS = st.integers(1, 4).flatmap(
+    lambda stars: st.lists(
+        st.builds(
+            "{}{}".format,
+            st.lists(
+                st.text(alphabet="/ab", max_size=3), min_size=stars + 1, max_size=stars + 1
+            ).map("*".join),
+            st.sampled_from(["", "$"]),
+        ),
         min_size=1,
         max_size=8,
     )
 )
+ANY_PATTERNS = st.lists(
+    st.builds("{}{}".format, st.text(alphabet="/ab*", max_size=8), st.sampled_from(["", "$"])),
+    min_size=1,
+    max_size=8,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(ALIKE_PATTERNS, ANY_PATTERNS))
 def test_patterns_cut_together_as_one_by_one(patterns: list[str]) -> None:
-    """``compile_one_star`` (every pattern with one "*", cut at once) gives what
-    ``compile_pattern`` gives each; with any other pattern among them, nothing."""
-    columns = compile_one_star(patterns)
-    if any(pattern.count("*") != 1 for pattern in patterns):
+    """``compile_alike`` (patterns with as many "*" each, none doubled, cut at once)
+    gives what ``compile_pattern`` gives each; with any other pattern among them, nothing."""
+    columns = compile_alike(patterns)
+    stars = {pattern.count("*") for pattern in patterns}
+    if len(stars) > 1 or 0 in stars or any("**" in pattern for pattern in patterns):
         assert columns is None
     else:
         assert columns is not None

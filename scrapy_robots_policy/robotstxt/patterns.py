@@ -215,22 +215,37 @@ _REMOVE_ANCHOR = methodcaller("removesuffix", "$")
 Columns = tuple[list[str], Iterable[int], list[str], Iterable[tuple[str, ...]]]
 
 
-def compile_one_star(patterns: list[str]) -> Columns | None:
-    """``compile_pattern`` of each of some patterns, as columns, when each has one "*"
-    (else None), as in a group of 40,000 ``/*q<i>`` read on a first question: they are
-    cut all at once, their text cut at every "*" and between patterns alternating
-    prefixes and the rest."""
+def compile_alike(patterns: list[str]) -> Columns | None:
+    """``compile_pattern`` of each of some patterns, as columns, when each has as many
+    "*" as the others, none doubled (else None), as in a group of 40,000 ``/*q<i>`` or
+    20,000 ``/*a*b<i>`` read on a first question: they are cut all at once, their text
+    cut at every "*" and between patterns giving each pattern's pieces in turn."""
     count = len(patterns)
     joined = "\n".join(patterns)  # no pattern holds a "\n"
-    # As many "*" as patterns, and one in each.
-    if joined.count("*") != count or not all(map(contains, patterns, repeat("*"))):
+    stars, left = divmod(joined.count("*"), count)
+    if not stars or left or "**" in joined:
         return None
     cut = joined.replace("*", "\n").split("\n")
-    prefixes, rests = cut[0::2], cut[1::2]
+    step = stars + 1
+    if stars == 1:
+        # As many "*" as patterns, and one in each.
+        if not all(map(contains, patterns, repeat("*"))):
+            return None
+        middles: Iterable[tuple[str, ...]] = repeat((), count)
+        kinds = (FIND, ENDS)
+    else:
+        # Each pattern is its own pieces joined again (a "*" more here, one less there
+        # would shift them).
+        pieces = [cut[i::step] for i in range(step)]
+        if list(map("*".join, zip(*pieces, strict=True))) != patterns:
+            return None
+        middles = zip(*pieces[1:stars], strict=True)
+        kinds = (GLOB, GLOB_ENDS)
+    prefixes, rests = cut[0::step], cut[stars::step]
     if "$" not in joined:
-        return prefixes, repeat(FIND, count), rests, repeat((), count)
-    kinds = [ENDS if rest[-1:] == "$" else FIND for rest in rests]
-    return prefixes, kinds, list(map(_REMOVE_ANCHOR, rests)), repeat((), count)
+        return prefixes, repeat(kinds[0], count), rests, middles
+    anchored = [kinds[rest[-1:] == "$"] for rest in rests]
+    return prefixes, anchored, list(map(_REMOVE_ANCHOR, rests)), middles
 
 
 def tail_matches(path: str, start: int, kind: int, last: str, middles: tuple[str, ...]) -> bool:

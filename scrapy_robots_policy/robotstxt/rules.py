@@ -20,7 +20,7 @@ from itertools import repeat
 from .agents import Span, first_naming, group_span
 from .lines import ALLOW_VALUE, BLANKS, CRAWL_DELAY_VALUE, DISALLOW_VALUE, GROUP_LINE
 from .matcher import ALLOWS, DISALLOWS, NO_RULES, Matcher
-from .patterns import PLAIN, CompiledRule, compile_one_star, compile_pattern, normalize_pattern
+from .patterns import PLAIN, CompiledRule, compile_alike, compile_pattern, normalize_pattern
 from .precedence import Rule
 
 # A "$" before the end of a value (the values joined by "\n"): a literal, "%24".
@@ -138,8 +138,9 @@ def _file(
     wild: dict[str, list[CompiledRule]], patterns: list[str], allow: bool, lines: Iterable[int]
 ) -> None:
     """File normalised rules with a "*" or "$" under their literal prefixes: when each
-    has one "*", compiled and filed together, at C speed (see ``compile_one_star``)."""
-    columns = compile_one_star(patterns)
+    has as many "*" as the others, compiled and filed together at C speed (see
+    ``compile_alike``)."""
+    columns = compile_alike(patterns)
     if columns is None:
         for pattern, line in zip(patterns, lines, strict=True):
             # ``_add``, inline: a group can hold 30,000 of them, read on a first question.

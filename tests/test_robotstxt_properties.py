@@ -19,6 +19,7 @@ from scrapy_robots_policy.robotstxt import (
     product_token,
 )
 from scrapy_robots_policy.robotstxt import lines as lines_module
+from scrapy_robots_policy.robotstxt import rules as rules_module
 from scrapy_robots_policy.robotstxt.patterns import compile_alike, compile_pattern
 
 AGENTS = st.sampled_from(["FooBot", "foobot/1.2 (+http://x)", "*", "", "Other", "\u30c4"])
@@ -183,6 +184,8 @@ def test_crowded_wildcard_index_equals_brute_force(
         f"{'Allow' if allow else 'Disallow'}: {pattern}\n" for allow, pattern in rules
     )
     saved = crowd._PROBE_KEYS, matcher._LINEAR_WORK, matcher._SPREAD_WORK, crowd._MAX_GRAMS
+    saved_bulk = rules_module._IN_BULK
+    rules_module._IN_BULK = 0  # values filed in passes over them all, however few
     # Always the index, never rules tried in turn; its grams found by "in" or by listing.
     crowd._PROBE_KEYS = saved[0] if probe else 0
     matcher._LINEAR_WORK, matcher._SPREAD_WORK = 0, 0 if spread else MAX_BYTES**2
@@ -206,6 +209,7 @@ def test_crowded_wildcard_index_equals_brute_force(
             assert [r.line for r in explained] == sorted(line for _, _, line in matching), path
     finally:
         crowd._PROBE_KEYS, matcher._LINEAR_WORK, matcher._SPREAD_WORK, crowd._MAX_GRAMS = saved
+        rules_module._IN_BULK = saved_bulk
 
 
 # "$" rules whose last piece is shorter or longer than a suffix key (crowd._MAX_SUFFIX),
@@ -231,8 +235,9 @@ def test_crowded_dollar_rules_equal_brute_force(
     body = "User-agent: *\n" + "".join(
         f"{'Allow' if allow else 'Disallow'}: {pattern}\n" for allow, pattern in rules
     )
-    saved = matcher._LINEAR_WORK, matcher._SPREAD_WORK
+    saved = matcher._LINEAR_WORK, matcher._SPREAD_WORK, rules_module._IN_BULK
     matcher._LINEAR_WORK = matcher._SPREAD_WORK = 0  # always an index
+    rules_module._IN_BULK = 0  # values filed in passes over them all, however few
     try:
         parsed = RobotsTxt.parse(body)
         for _ in range(4):
@@ -252,7 +257,54 @@ def test_crowded_dollar_rules_equal_brute_force(
                 _, denied, line = min(matching)
                 assert (decision.allowed, decision.line) == (not denied, line), path
     finally:
-        matcher._LINEAR_WORK, matcher._SPREAD_WORK = saved
+        matcher._LINEAR_WORK, matcher._SPREAD_WORK, rules_module._IN_BULK = saved
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    stars=st.integers(1, 3),
+    pieces=st.lists(
+        st.lists(st.text(alphabet="ab1", max_size=5), min_size=4, max_size=4),
+        min_size=8,
+        max_size=50,
+    ),
+    anchors=st.lists(st.booleans(), min_size=50, max_size=50),
+    data=st.data(),
+)
+def test_rules_alike_filed_together_decide_as_brute_force(
+    stars: int, pieces: list[list[str]], anchors: list[bool], data: st.DataObject
+) -> None:
+    """A group whose patterns have as many "*" each is compiled and filed in one pass
+    (``compile_alike``): it decides as trying every rule in turn."""
+    patterns = [
+        "/" + "*".join(own[: stars + 1]) + ("$" if anchor else "")
+        for own, anchor in zip(pieces, anchors, strict=False)
+    ]
+    rules = [(n % 3 == 0, pattern) for n, pattern in enumerate(patterns)]
+    body = "User-agent: *\n" + "".join(
+        f"{'Allow' if allow else 'Disallow'}: {pattern}\n" for allow, pattern in rules
+    )
+    saved = rules_module._IN_BULK
+    rules_module._IN_BULK = 0  # values filed in passes over them all, however few
+    try:
+        parsed = RobotsTxt.parse(body)
+        for _ in range(4):
+            pattern = data.draw(st.sampled_from(patterns))
+            junk = data.draw(st.text(alphabet="ab1", max_size=3))
+            path = pattern.rstrip("$").replace("*", junk) + data.draw(st.sampled_from(["", "b"]))
+            matching = [
+                (-len(pattern), not allow, line)
+                for line, (allow, pattern) in enumerate(rules, 2)
+                if pattern_matches(path, pattern)
+            ]
+            decision = parsed.decide("http://h" + path, "x")
+            if not matching:
+                assert (decision.allowed, decision.line) == (True, None), path
+            else:
+                _, denied, line = min(matching)
+                assert (decision.allowed, decision.line) == (not denied, line), path
+    finally:
+        rules_module._IN_BULK = saved
 
 
 # Patterns with as many "*" each (1 to 4), or any patterns.

@@ -23,6 +23,9 @@ from .matcher import ALLOWS, DISALLOWS, NO_RULES, Matcher
 from .patterns import PLAIN, CompiledRule, compile_alike, compile_pattern, normalize_pattern
 from .precedence import Rule
 
+#: From this many distinct values of a key in a group on, they are filed in passes over
+#: them all; fewer, one by one (a pass costs more than a few rules).
+_IN_BULK = 32
 # A "$" before the end of a value (the values joined by "\n"): a literal, "%24".
 _INNER_DOLLAR = re.compile(r"\$(?!\n|\Z)")
 
@@ -95,8 +98,8 @@ def _read_values(
     # (reversed: earlier) offsets overwrite.
     firsts = dict(zip(reversed(values), range(len(values) - 1, -1, -1), strict=True))
     firsts.pop("", None)
-    if not ascii_only or _INNER_DOLLAR.search("\n".join(firsts)):
-        _read_one_by_one(wild, plain, firsts, allow, first_line)
+    if len(firsts) < _IN_BULK or not ascii_only or _INNER_DOLLAR.search("\n".join(firsts)):
+        _read_one_by_one(wild, plain, firsts, allow, first_line, ascii_only)
         return
     # Each value is its own pattern: the rules are filed in passes over them all (a group
     # can hold 40,000, read on a first question).
@@ -120,12 +123,13 @@ def _read_one_by_one(
     firsts: dict[str, int],
     allow: bool,
     first_line: int,
+    ascii_only: bool,
 ) -> None:
-    """``_read_values`` for a group with "%", non-ASCII octets or a "$" before the end
-    of a value: each value is normalised, and two values can give one pattern ("/%61"
-    and "/a"), a pattern without "*" or "$" ("/a$b" is "/a%24b")."""
+    """``_read_values`` for a few values, or a group with "%", non-ASCII octets or a "$"
+    before the end of a value: each value is normalised, and two values can give one
+    pattern ("/%61" and "/a"), a pattern without "*" or "$" ("/a$b" is "/a%24b")."""
     for value, offset in firsts.items():
-        pattern = _pattern(value, False)
+        pattern = _pattern(value, ascii_only)
         if "*" not in pattern and "$" not in pattern:
             plain.append(pattern)
         else:

@@ -7,11 +7,13 @@ index finds candidates, ``best_in_crowd`` and ``matching_in_crowd`` match them.
 
 from __future__ import annotations
 
-from collections import Counter
-from itertools import chain
-from typing import Literal
+from collections import Counter, defaultdict, deque
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import chain, compress, groupby
+from operator import attrgetter, not_
+from typing import Any, Literal, cast
 
-from .patterns import ENDS, GLOB_ENDS, CompiledRule
+from .patterns import ENDS, FIND, GLOB_ENDS, CompiledRule
 from .precedence import better
 
 #: Up to this many keys of one width, ``key in path`` for each is cheaper than listing
@@ -24,44 +26,116 @@ _MAX_SUFFIX = 16
 #: A long piece gives at most this many grams (and the one ending it), spread over it:
 #: enough to find a rare one, and 250 rules of 2,000 characters are not 125,000 grams.
 _MAX_GRAMS = 16
+_SUFFIXED = (ENDS, GLOB_ENDS)
 
-# The rules filed under one key, best first, each with the numbers of the grams it needs:
-# a candidate, to be matched only when the path holds them all.
-Filed = list[tuple[CompiledRule, tuple[int, ...]]]
-# (width, (gram, number) pairs when few, else None; gram codes; numbers by gram code)
-_GramTable = tuple[int, "tuple[tuple[str, int], ...] | None", frozenset[int], dict[int, int]]
+# The rules filed under one key, best first, each with the keys it needs: a candidate, to
+# be matched only when the path holds them all.
+# Flat, a rule then its keys (no pair per rule: a first question can file 40,000).
+Filed = list[Any]
+# (width, the grams when few, else None; gram codes; the gram of each code)
+_GramTable = tuple[int, "tuple[str, ...] | None", frozenset[int], dict[int, str]]
+_FORM = attrgetter("kind", "last", "middles", "prefix")
+_LAST, _MIDDLES, _KIND = attrgetter("last"), attrgetter("middles"), attrgetter("kind")
 
 
 def keyed(rule: CompiledRule) -> bool:
-    """Whether a rule has keys (see ``_keys``): a literal piece after a "*"."""
+    """Whether a rule has keys (see ``_key_lists``): a literal piece after a "*"."""
     return bool(rule.last or rule.middles)
 
 
-def _keys(rule: CompiledRule) -> list[str]:
-    """What a rule's match requires after its prefix, each enough to find it by.
+def _piece_grams(piece: str) -> tuple[str, ...]:
+    """The grams of a literal piece (1, 2 or 4 characters): side by side (spread out on
+    a long piece), and one ending the piece. Any of them must be in a path the piece is."""
+    width = 4 if len(piece) >= 4 else 2 if len(piece) >= 2 else 1
+    step = max(width, (len(piece) - width) // _MAX_GRAMS)
+    grams = [piece[i : i + width] for i in range(0, len(piece) - width, step)]
+    grams.append(piece[-width:])
+    return tuple(dict.fromkeys(grams)) if len(grams) > 1 else tuple(grams)
 
-    Each gram (1, 2 or 4 characters) of a literal piece must occur in the path;
-    for a "$" rule, "\n" + the end of its last piece must end the path ("\n" never
-    occurs in a pattern, so the two kinds of key cannot collide). Empty: the rule matches
-    whenever its prefix does (``/*``, ``/a*$``), or only the prefix itself (``/a$``).
-    The suffix comes first: among keys as rare, the first is taken.
+
+def _grams_by_piece(pieces: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """``_piece_grams`` of each distinct piece ("": none)."""
+    distinct = dict.fromkeys(pieces)
+    distinct.pop("", None)
+    short = [piece for piece in distinct if 4 < len(piece) <= 8]
+    grams = dict(zip(short, _short_pieces(short), strict=True))
+    if len(grams) < len(distinct):
+        grams.update((piece, _piece_grams(piece)) for piece in distinct if piece not in grams)
+    grams[""] = ()
+    return grams
+
+
+def _short_pieces(pieces: list[str]) -> list[tuple[str, ...]]:
+    """``_piece_grams`` of pieces of 5 to 8 characters (``/*q12345``: most crowds), all
+    cut at once: their first four characters and their last four."""
+    heads = [piece[:4] for piece in pieces]
+    tails = [piece[-4:] for piece in pieces]
+    return [(h, t) if h != t else (h,) for h, t in zip(heads, tails, strict=True)]
+
+
+def _key_lists(rules: Sequence[CompiledRule]) -> list[tuple[str, ...]]:
+    """What each rule's match requires after its prefix, each enough to find it by.
+
+    Each gram of a literal piece (see ``_piece_grams``) must occur in the path; for a
+    "$" rule, "\n" + the end of its last piece must end the path ("\n" never occurs in
+    a pattern, so the two kinds of key cannot collide). Empty: the rule matches whenever
+    its prefix does (``/*``, ``/a*$``), or only the prefix itself (``/a$``). The suffix
+    comes first: among keys as rare, the first is taken. A "$" rule with one piece of at
+    most ``_MAX_SUFFIX`` characters has only its suffix: the piece itself, which holds
+    its grams (a crowd of 40,000 ``/*q<i>$`` cuts none).
     """
-    kind, last, middles = rule.kind, rule.last, rule.middles
-    keys = ["\n" + last[-_MAX_SUFFIX:]] if last and kind in (ENDS, GLOB_ENDS) else []
-    for piece in (last, *middles):
-        if piece:
-            # Side by side (spread out on a long piece), and one ending the piece: any
-            # of them must be in the path for the rule to match.
-            width = 4 if len(piece) >= 4 else 2 if len(piece) >= 2 else 1
-            step = max(width, (len(piece) - width) // _MAX_GRAMS)
-            keys.extend(piece[i : i + width] for i in range(0, len(piece) - width, step))
-            keys.append(piece[-width:])
-    return list(dict.fromkeys(keys)) if len(keys) > 1 else keys
+    lasts = list(map(_LAST, rules))
+    kinds = list(map(_KIND, rules))
+    sizes = list(map(len, lasts))
+    if kinds.count(FIND) == len(kinds) and min(sizes) > 4 and max(sizes) <= 8:
+        return _short_pieces(lasts)  # the usual crowd, cut at C speed
+    middles = list(map(_MIDDLES, rules))
+    suffixed = [
+        kind == ENDS and size <= _MAX_SUFFIX for kind, size in zip(kinds, sizes, strict=True)
+    ]
+    cut = compress(lasts, map(not_, suffixed))
+    grams = _grams_by_piece(chain(cut, chain.from_iterable(middles)))
+    keys: list[tuple[str, ...]] = []
+    for last, kind, between, suffix_only in zip(lasts, kinds, middles, suffixed, strict=True):
+        if suffix_only:
+            keys.append(("\n" + last,) if last else ())
+            continue
+        own = grams[last]
+        if between:
+            own = tuple(dict.fromkeys(chain(own, *map(grams.__getitem__, between))))
+        if kind in _SUFFIXED and last:
+            own = ("\n" + last[-_MAX_SUFFIX:], *own)
+        keys.append(own)
+    return keys
+
+
+def _rarest(keys: list[tuple[str, ...]], shared: Counter[str]) -> list[str | None]:
+    """Per rule, the first of its keys that fewest rules share (None: it has none)."""
+    count = shared.__getitem__
+    # Most rules of a crowd have two keys: compared inline, not by a call of ``min``.
+    return [
+        (own[0] if count(own[0]) <= count(own[1]) else own[1])
+        if len(own) == 2
+        else (own[0] if len(own) == 1 else min(own, key=count) if own else None)
+        for own in keys
+    ]
+
+
+def _unique(rules: tuple[CompiledRule, ...]) -> Sequence[CompiledRule]:
+    """The first (best) rule of each pattern, in order: only the best of them can decide."""
+    # Every pattern once, the usual crowd, checked at C speed: every last piece differs
+    # ("/*q1", "/*q2"...), or else every form.
+    if len(set(map(_LAST, rules))) == len(rules) or len(set(map(_FORM, rules))) == len(rules):
+        return rules
+    unique: dict[tuple[object, ...], CompiledRule] = {}
+    for rule in rules:
+        unique.setdefault(rule.form, rule)
+    return list(unique.values())
 
 
 class Crowd:
-    """Rules filed by key: each under one key its match requires (see ``_keys``), the one
-    fewest other rules share.
+    """Rules filed by key: each under one key its match requires (see ``_key_lists``),
+    the one fewest other rules share.
 
     A question first finds which grams of the rules' pieces the rest of the path holds,
     with one pass per gram width (the path's octets read through a ``memoryview`` as 1-,
@@ -70,54 +144,43 @@ class Crowd:
     look-ups for the "$" rules. Only the rules filed under a key the path holds are
     candidates. The work per question is linear in the path, plus the rules sharing a key
     the path holds. Identical patterns are filed once (only the best of them can decide).
+    Built in passes over all the rules at once, most at C speed: a first question on a
+    group of 40,000 wildcard rules builds it.
     """
 
     __slots__ = ("by_key", "grams", "suffixes", "unkeyed")
 
     def __init__(self, rules: tuple[CompiledRule, ...]) -> None:
         """``rules`` sorted best first."""
-        unique: dict[tuple[object, ...], CompiledRule] = {}
-        for rule in rules:
-            unique.setdefault(rule.form, rule)  # the first of each pattern is its best
-        unkeyed: list[CompiledRule] = []
-        with_keys: list[tuple[CompiledRule, list[str]]] = []
-        for rule in unique.values():
-            keys = _keys(rule)
-            if keys:
-                with_keys.append((rule, keys))
-            else:
-                unkeyed.append(rule)
+        rules_once = _unique(rules)
+        keys = _key_lists(rules_once)
+        shared = Counter(chain.from_iterable(keys))
+        # Each rule under the key fewest rules share, each list staying best first.
+        by_key: defaultdict[str | None, Filed] = defaultdict(list)
+        lists = map(by_key.__getitem__, _rarest(keys, shared))
+        filed = map(list.extend, lists, zip(rules_once, keys, strict=True))
+        deque(filed, maxlen=0)  # at C speed: a first question can file 40,000 rules
         # Tried as a small group would be: the first that matches is their best.
-        self.unkeyed = tuple(unkeyed)
-        shared = Counter(chain.from_iterable(keys for _, keys in with_keys))
-        number = {key: n for n, key in enumerate(shared)}
-        rarest = shared.__getitem__
-        by_key: dict[int, Filed] = {}
-        for rule, keys in with_keys:
-            needs = tuple(number[key] for key in keys if key[0] != "\n")
-            # The key fewest rules share; each list stays best first.
-            by_key.setdefault(number[min(keys, key=rarest)], []).append((rule, needs))
-        grams: dict[int, dict[str, int]] = {}
-        suffixes: dict[int, dict[str, int]] = {}
-        for key, n in number.items():
-            if key[0] != "\n":
-                grams.setdefault(len(key), {})[key] = n
-            elif n in by_key:
-                suffixes.setdefault(len(key) - 1, {})[key[1:]] = n
-        self.by_key = by_key
-        self.grams = tuple(_gram_table(width, table) for width, table in sorted(grams.items()))
-        self.suffixes = tuple(sorted(suffixes.items()))
+        self.unkeyed: tuple[CompiledRule, ...] = tuple(by_key.pop(None, ())[0::2])
+        self.by_key = cast(dict[str, Filed], dict(by_key))
+        distinct = sorted(shared, key=len)
+        grams = [key for key in distinct if key[0] != "\n"]
+        self.grams = tuple(_gram_table(width, list(same)) for width, same in groupby(grams, len))
+        suffixes = [key for key in distinct if key[0] == "\n"]
+        self.suffixes = tuple(
+            (width - 1, {key[1:]: key for key in same}) for width, same in groupby(suffixes, len)
+        )
 
-    def present(self, rest: str) -> set[int]:
-        """The numbers of the keys that ``rest`` holds."""
-        found: set[int] = set()
+    def present(self, rest: str) -> set[str]:
+        """The keys that ``rest`` holds."""
+        found: set[str] = set()
         size = len(rest)
         octets: memoryview | None = None
         for width, probe, codes, by_code in self.grams:
             if width > size:
                 continue
             if probe is not None:
-                found.update(n for gram, n in probe if gram in rest)
+                found.update(filter(rest.__contains__, probe))
                 continue
             if octets is None:
                 # Normalised paths are ASCII; "replace" keeps one octet per character.
@@ -129,26 +192,25 @@ class Crowd:
                 found.update(map(by_code.__getitem__, held))
         for width, by_suffix in self.suffixes:
             if width <= size:
-                n = by_suffix.get(rest[-width:])
-                if n is not None:
-                    found.add(n)
+                key = by_suffix.get(rest[-width:])
+                if key is not None:
+                    found.add(key)
         return found
 
-    def candidates(self, rest: str) -> tuple[set[int], list[Filed]]:
+    def candidates(self, rest: str) -> tuple[set[str], list[Filed]]:
         """(keys ``rest`` holds, the lists of rules filed under them)."""
         found = self.present(rest)
         by_key = self.by_key
-        return found, [by_key[n] for n in found if n in by_key]
+        return found, [by_key[key] for key in found if key in by_key]
 
 
-def _gram_table(width: int, table: dict[str, int]) -> _GramTable:
+def _gram_table(width: int, grams: list[str]) -> _GramTable:
     """How ``Crowd.present`` finds the grams of one width: ``in`` each, or codes."""
-    if len(table) <= _PROBE_KEYS:
-        return width, tuple(table.items()), frozenset(), {}
-    fmt = _GRAM_CODES[width]
-    by_code = {
-        memoryview(gram.encode("ascii", "replace")).cast(fmt)[0]: n for gram, n in table.items()
-    }
+    if len(grams) <= _PROBE_KEYS:
+        return width, tuple(grams), frozenset(), {}
+    # Every gram's code at once: the grams side by side, read as ints of their width.
+    codes = memoryview("".join(grams).encode("ascii", "replace")).cast(_GRAM_CODES[width])
+    by_code = dict(zip(codes.tolist(), grams, strict=True))
     return width, None, frozenset(by_code), by_code
 
 
@@ -166,7 +228,13 @@ def first_match(
 
 
 def _head_priority(same: Filed) -> int:
-    return same[0][0].priority
+    return same[0].priority  # type: ignore[no-any-return]
+
+
+def _pairs(same: Filed) -> Iterator[tuple[CompiledRule, tuple[str, ...]]]:
+    """The rules of a list and their keys."""
+    rules = iter(same)
+    return zip(rules, rules, strict=True)
 
 
 def best_in_crowd(
@@ -178,9 +246,9 @@ def best_in_crowd(
     lists.sort(key=_head_priority, reverse=True)
     holds_all = found.issuperset
     for same in lists:
-        if best is not None and same[0][0].priority < best.priority:
+        if best is not None and same[0].priority < best.priority:
             break  # every later list starts lower
-        for rule, needs in same:
+        for rule, needs in _pairs(same):
             if best is not None and rule.priority < best.priority:
                 break
             prefix = rule.prefix
@@ -205,7 +273,7 @@ def matching_in_crowd(
     forms.update(
         rule.form
         for same in lists
-        for rule, needs in same
+        for rule, needs in _pairs(same)
         if found.issuperset(needs)
         and path.startswith(rule.prefix)
         and rule.matches_after(path, len(rule.prefix))

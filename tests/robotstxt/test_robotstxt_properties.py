@@ -19,6 +19,8 @@ from scrapy_robots_policy.robotstxt import (
     product_token,
 )
 from scrapy_robots_policy.robotstxt import lines as lines_module
+from scrapy_robots_policy.robotstxt import rules as rules_module
+from scrapy_robots_policy.robotstxt.patterns import compile_alike, compile_pattern
 
 AGENTS = st.sampled_from(["FooBot", "foobot/1.2 (+http://x)", "*", "", "Other", "\u30c4"])
 
@@ -121,7 +123,6 @@ def test_indexed_matching_equals_brute_force(
         assert parsed.allowed("http://h" + path, "x") is brute_force(rules, path), path
 
 
-
 @settings(max_examples=300, deadline=None)
 @given(
     rules=st.lists(
@@ -149,6 +150,7 @@ def test_deciding_line_is_the_earliest_of_the_best_rules(
     else:
         _, denied, line = min(matching)
         assert (decision.allowed, decision.line) == (not denied, line)
+
 
 # Enough rules on a few literal prefixes that they are indexed as a crowd (see crowd.Crowd):
 # several "*" and "$", pieces short and long, many sharing the same pieces, star-only.
@@ -182,6 +184,8 @@ def test_crowded_wildcard_index_equals_brute_force(
         f"{'Allow' if allow else 'Disallow'}: {pattern}\n" for allow, pattern in rules
     )
     saved = crowd._PROBE_KEYS, matcher._LINEAR_WORK, matcher._SPREAD_WORK, crowd._MAX_GRAMS
+    saved_bulk = rules_module._IN_BULK
+    rules_module._IN_BULK = 0  # values filed in passes over them all, however few
     # Always the index, never rules tried in turn; its grams found by "in" or by listing.
     crowd._PROBE_KEYS = saved[0] if probe else 0
     matcher._LINEAR_WORK, matcher._SPREAD_WORK = 0, 0 if spread else MAX_BYTES**2
@@ -205,6 +209,138 @@ def test_crowded_wildcard_index_equals_brute_force(
             assert [r.line for r in explained] == sorted(line for _, _, line in matching), path
     finally:
         crowd._PROBE_KEYS, matcher._LINEAR_WORK, matcher._SPREAD_WORK, crowd._MAX_GRAMS = saved
+        rules_module._IN_BULK = saved_bulk
+
+
+# "$" rules whose last piece is shorter or longer than a suffix key (crowd._MAX_SUFFIX),
+# among rules sharing their pieces, and paths built to end with one of them.
+DOLLAR_RULE = st.tuples(
+    st.booleans(),
+    st.builds(
+        "{}*{}{}".format,
+        st.sampled_from(["/", "/", "/a"]),
+        st.text(alphabet="ab1", max_size=22),
+        st.sampled_from(["$", "", "*b$", "$"]),
+    ),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(rules=st.lists(DOLLAR_RULE, min_size=16, max_size=60), data=st.data())
+def test_crowded_dollar_rules_equal_brute_force(
+    rules: list[tuple[bool, str]], data: st.DataObject
+) -> None:
+    """A crowd of "$" rules, short pieces (their suffix is their only key) and long ones
+    (the suffix and grams), decides as trying every rule in turn."""
+    body = "User-agent: *\n" + "".join(
+        f"{'Allow' if allow else 'Disallow'}: {pattern}\n" for allow, pattern in rules
+    )
+    saved = matcher._LINEAR_WORK, matcher._SPREAD_WORK, rules_module._IN_BULK
+    matcher._LINEAR_WORK = matcher._SPREAD_WORK = 0  # always an index
+    rules_module._IN_BULK = 0  # values filed in passes over them all, however few
+    try:
+        parsed = RobotsTxt.parse(body)
+        for _ in range(4):
+            _, pattern = data.draw(st.sampled_from(rules))
+            junk = data.draw(st.text(alphabet="ab1", max_size=6))
+            path = "/" + junk + pattern.rstrip("$").replace("*", junk)[1:]
+            path += data.draw(st.sampled_from(["", "", "b", "1"]))
+            matching = [
+                (-len(pattern), not allow, line)
+                for line, (allow, pattern) in enumerate(rules, 2)
+                if pattern_matches(path, pattern)
+            ]
+            decision = parsed.decide("http://h" + path, "x")
+            if not matching:
+                assert (decision.allowed, decision.line) == (True, None), path
+            else:
+                _, denied, line = min(matching)
+                assert (decision.allowed, decision.line) == (not denied, line), path
+    finally:
+        matcher._LINEAR_WORK, matcher._SPREAD_WORK, rules_module._IN_BULK = saved
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    stars=st.integers(1, 3),
+    pieces=st.lists(
+        st.lists(st.text(alphabet="ab1", max_size=5), min_size=4, max_size=4),
+        min_size=8,
+        max_size=50,
+    ),
+    anchors=st.lists(st.booleans(), min_size=50, max_size=50),
+    data=st.data(),
+)
+def test_rules_alike_filed_together_decide_as_brute_force(
+    stars: int, pieces: list[list[str]], anchors: list[bool], data: st.DataObject
+) -> None:
+    """A group whose patterns have as many "*" each is compiled and filed in one pass
+    (``compile_alike``): it decides as trying every rule in turn."""
+    patterns = [
+        "/" + "*".join(own[: stars + 1]) + ("$" if anchor else "")
+        for own, anchor in zip(pieces, anchors, strict=False)
+    ]
+    rules = [(n % 3 == 0, pattern) for n, pattern in enumerate(patterns)]
+    body = "User-agent: *\n" + "".join(
+        f"{'Allow' if allow else 'Disallow'}: {pattern}\n" for allow, pattern in rules
+    )
+    saved = rules_module._IN_BULK
+    rules_module._IN_BULK = 0  # values filed in passes over them all, however few
+    try:
+        parsed = RobotsTxt.parse(body)
+        for _ in range(4):
+            pattern = data.draw(st.sampled_from(patterns))
+            junk = data.draw(st.text(alphabet="ab1", max_size=3))
+            path = pattern.rstrip("$").replace("*", junk) + data.draw(st.sampled_from(["", "b"]))
+            matching = [
+                (-len(pattern), not allow, line)
+                for line, (allow, pattern) in enumerate(rules, 2)
+                if pattern_matches(path, pattern)
+            ]
+            decision = parsed.decide("http://h" + path, "x")
+            if not matching:
+                assert (decision.allowed, decision.line) == (True, None), path
+            else:
+                _, denied, line = min(matching)
+                assert (decision.allowed, decision.line) == (not denied, line), path
+    finally:
+        rules_module._IN_BULK = saved
+
+
+# Patterns with as many "*" each (1 to 4), or any patterns.
+ALIKE_PATTERNS = st.integers(1, 4).flatmap(
+    lambda stars: st.lists(
+        st.builds(
+            "{}{}".format,
+            st.lists(
+                st.text(alphabet="/ab", max_size=3), min_size=stars + 1, max_size=stars + 1
+            ).map("*".join),
+            st.sampled_from(["", "$"]),
+        ),
+        min_size=1,
+        max_size=8,
+    )
+)
+ANY_PATTERNS = st.lists(
+    st.builds("{}{}".format, st.text(alphabet="/ab*", max_size=8), st.sampled_from(["", "$"])),
+    min_size=1,
+    max_size=8,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(ALIKE_PATTERNS, ANY_PATTERNS))
+def test_patterns_cut_together_as_one_by_one(patterns: list[str]) -> None:
+    """``compile_alike`` (patterns with as many "*" each, none doubled, cut at once)
+    gives what ``compile_pattern`` gives each; with any other pattern among them, nothing."""
+    columns = compile_alike(patterns)
+    stars = {pattern.count("*") for pattern in patterns}
+    if len(stars) > 1 or 0 in stars or any("**" in pattern for pattern in patterns):
+        assert columns is None
+    else:
+        assert columns is not None
+        cut = list(zip(*(list(column) for column in columns), strict=True))
+        assert cut == [compile_pattern(pattern) for pattern in patterns]
 
 
 def names_crawler(value: str, token: str) -> bool:

@@ -51,10 +51,12 @@ logger = logging.getLogger(__name__)
 
 #: How often held requests check whether the crawl is closing, in seconds.
 CLOSING_POLL = 0.25
-#: A request free to leave is given a delay this much shorter than the time since the
-#: slot's last send (Scrapy measured that a moment earlier): positive, so the slot sends
-#: one request and asks again for the next, never a burst.
-LEAVE_NOW = 0.001
+#: The delay that lets a slot send its next request now, and only that one before it
+#: asks again: a delay already past. Scrapy sends all it can at once for a delay of 0, and
+#: a positive delay just under the time since the slot's last send cannot be chosen
+#: exactly (Scrapy read that time a moment earlier): it would cost a turn of the event
+#: loop per request.
+SEND_ONE_NOW = -0.001
 #: How soon a full slot asks again while Scrapy has not yet counted a request it sent.
 SETTLING = 0.001
 
@@ -130,7 +132,7 @@ class SlotPacing:
         if origin is None or not self._pacer.governs(origin):
             # Nothing owed: Scrapy's own delay. Never 0, which sends all that is queued at
             # once: a request of a paced origin (another port of the host) may be next.
-            return own or _one_now(since_last_sent(slot))
+            return own or SEND_ONE_NOW
         since = since_last_sent(slot)
         wait = self._pacer.wait(origin)
         if wait > 0 or own > since:
@@ -145,7 +147,7 @@ class SlotPacing:
                     self._hold(slot, request, "turn")
                     return since + wait
         self._leaving(origin, request)
-        return _one_now(since)
+        return SEND_ONE_NOW
 
     def _leaving(self, origin: Origin, request: Request) -> None:
         """``request`` leaves now: the pacer notes it, and an early one is counted."""
@@ -278,8 +280,3 @@ def make_pacing(crawler: Crawler, settings: RobotsPolicySettings, cache: RobotsC
         turns = ClusterTurns(crawler, cache)
     return SlotPacing(crawler, settings, turns)
 
-
-def _one_now(since: float) -> float:
-    """A delay that lets the slot send its next request now, and only that one: a little
-    less than the time since its last send (Scrapy measured it a moment earlier)."""
-    return max(since - LEAVE_NOW, LEAVE_NOW / 1000)

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 
 from scrapy_robots_policy.fetch.origin import Origin, robots_url
 from scrapy_robots_policy.fetch.policy import CachedAnswer
-from scrapy_robots_policy.robotstxt import Decision
 
 #: Request meta key: decide as usual but never refuse; the verdict goes to VERDICT_META.
 CHECK_ONLY_META = "robots_policy_check_only"
@@ -32,16 +31,14 @@ class Verdict:
 
     @classmethod
     def of(cls, origin: Origin, entry: CachedAnswer, url: str, user_agent: str,
-           also_obey: tuple[str, ...] = (), decided: Decision | None = None) -> Verdict:
+           also_obey: tuple[str, ...] = ()) -> Verdict:
         """The verdict of ``entry`` (the robots.txt of ``origin``) on ``url``.
 
         ``also_obey`` (``ROBOTS_POLICY_ALSO_OBEY``) names usage tokens such as
         ``Google-Extended`` whose groups are obeyed too: the most restrictive answer wins,
-        and a refusal names the token whose line decided. ``decided``: the rules' decision
-        for ``user_agent``, when the caller has it already (a refusal's, from
-        ``RobotsTxt.refusal``).
+        and a refusal names the token whose line decided.
         """
-        decision = decided if decided is not None else entry.rules.decide(url, user_agent)
+        decision = entry.rules.decide(url, user_agent)
         if entry.unreachable and not decision.allowed:
             return cls(False, robots_url(origin), user_agent, unreachable=entry.summary)
         if decision.allowed:

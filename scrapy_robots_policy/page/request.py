@@ -20,7 +20,6 @@ from scrapy_robots_policy.fetch.verdict import Verdict
 if TYPE_CHECKING:
     from scrapy_robots_policy.fetch.origin import Origin
     from scrapy_robots_policy.fetch.policy import CachedAnswer
-    from scrapy_robots_policy.robotstxt import Decision
     from scrapy_robots_policy.usage.policy import UsageReading
 
 #: Request (and so response) meta key of the request's :class:`RequestDecision`.
@@ -31,12 +30,11 @@ class RequestDecision:
     """robots.txt's verdict on one request, computed at most once, and (purposes declared)
     the usage reading of its origin, once the usage gate has made it."""
 
-    __slots__ = ("_refused", "_verdict", "also_obey", "check_only", "entry", "origin", "url",
-                 "usage", "user_agent")
+    __slots__ = ("_verdict", "also_obey", "check_only", "entry", "origin", "url", "usage",
+                 "user_agent")
 
     def __init__(self, origin: Origin, entry: CachedAnswer, url: str, user_agent: str,
-                 also_obey: tuple[str, ...] = (), *, check_only: bool = False,
-                 refused: Decision | None = None) -> None:
+                 also_obey: tuple[str, ...] = (), *, check_only: bool = False) -> None:
         self.origin = origin
         self.entry = entry  # the robots.txt answer that decides (the cached one, shared)
         self.url = url
@@ -47,7 +45,6 @@ class RequestDecision:
         #: The origin's usage reading, set by the usage gate (purposes declared).
         self.usage: UsageReading | None = None
         self._verdict: Verdict | None = None
-        self._refused = refused  # the engine's refusal, when the middleware has it already
 
     @property
     def verdict(self) -> Verdict:
@@ -55,8 +52,7 @@ class RequestDecision:
         verdict = self._verdict
         if verdict is None:
             verdict = self._verdict = Verdict.of(self.origin, self.entry, self.url,
-                                                 self.user_agent, self.also_obey,
-                                                 self._refused)
+                                                 self.user_agent, self.also_obey)
         return verdict
 
     def __repr__(self) -> str:  # never decides: a repr of meta must not cost a decision

@@ -97,28 +97,6 @@ class RobotsTxt:
     def allowed(self, url: str, user_agent: str) -> bool:
         """Whether ``user_agent`` (a product token or a full User-Agent) may fetch ``url``."""
         matcher = self._matchers.get(user_agent) or self._matcher_for(user_agent)
-        path = self._quick_path(url)
-        found = matcher.find(path)
-        # Read here: a question is a few calls, each a tenth of its time.
-        return (
-            found is None
-            or (found < 0 if isinstance(found, int) else found.allow)
-            or path == ROBOTS_TXT_PATH
-        )
-
-    def refusal(self, url: str, user_agent: str) -> Decision | None:
-        """``None`` when ``user_agent`` may fetch ``url`` (as cheap as :meth:`allowed`);
-        else the refusing decision, with its line, from the same one search."""
-        matcher = self._matchers.get(user_agent) or self._matcher_for(user_agent)
-        path = self._quick_path(url)
-        found = matcher.find(path)
-        if (found is None or (found < 0 if isinstance(found, int) else found.allow)
-                or path == ROBOTS_TXT_PATH):
-            return None
-        return matcher.decision_of(found, path)
-
-    def _quick_path(self, url: str) -> str:
-        """``_path(url)``, without the call for the usual URL of this file's origin."""
         origin = self._origin
         if (
             origin
@@ -126,8 +104,16 @@ class RobotsTxt:
             and url.isascii()
             and not ("#" in url or "%" in url or "*" in url or "$" in url)
         ):
-            return url[len(origin) - 1 :]
-        return self._path(url)
+            path = url[len(origin) - 1 :]  # ``_path``'s usual answer, without the call
+        else:
+            path = self._path(url)
+        found = matcher.find(path)
+        # Read here: a question is a few calls, each a tenth of its time.
+        return (
+            found is None
+            or (found < 0 if isinstance(found, int) else found.allow)
+            or path == ROBOTS_TXT_PATH
+        )
 
     def decide(self, url: str, user_agent: str) -> Decision:
         """Like ``allowed``, with the line and rule that decided (None when no rule did)."""

@@ -116,12 +116,7 @@ class Matcher:
 
     def decision(self, path: str) -> Decision:
         """The answer for a normalised path and the rule that decided."""
-        return self.decision_of(self.find(path), path)
-
-    def decision_of(self, found: Best, path: str) -> Decision:
-        """The decision of what :meth:`find` found for ``path``, without searching again."""
-        compiled = self._as_compiled(found)
-        return as_decision(None if compiled is None else self._as_rule(compiled), path)
+        return as_decision(self.best(path), path)
 
     def best(self, path: str) -> Rule | None:
         """The deciding rule for a normalised path, or None when no rule matches."""

@@ -109,25 +109,20 @@ class RobotsPolicyDownloaderMiddleware:
         (:mod:`.pacing`), told the origin's Crawl-delay here.
 
         robots.txt decides once: an allowed request that nothing else reads is only asked
-        the engine's cheap yes or no (``RobotsTxt.refusal``, which names the refusing line
-        from the same search); any other gets one :class:`.RequestDecision`, in its meta,
-        which the refusal, the usage gate and the compliance record all read."""
+        the engine's cheap yes or no; any other gets one :class:`.RequestDecision`, in its
+        meta, which the refusal, the usage gate and the compliance record all read."""
         user_agent = self._user_agents.for_request(request)
         meta = request.meta
         check_only = meta.get(CHECK_ONLY_META)
-        refused = None
-        if not (check_only or self._needs_line):
-            refused = entry.rules.refusal(request.url, user_agent)
-            if refused is None:
-                self._pacing.crawl_delay(origin, entry.rules, user_agent)
-                if CHECK_PURPOSES_META in meta:  # a usage sample: its reading needs one
-                    decision = meta[DECISION_META] = RequestDecision(
-                        origin, entry, request.url, user_agent, self._also_obey)
-                    return self._usage.judge(decision, request)
-                return None
+        if not (check_only or self._needs_line) and entry.rules.allowed(request.url, user_agent):
+            self._pacing.crawl_delay(origin, entry.rules, user_agent)
+            if CHECK_PURPOSES_META in meta:  # a usage sample: its reading needs a decision
+                decision = meta[DECISION_META] = RequestDecision(
+                    origin, entry, request.url, user_agent, self._also_obey)
+                return self._usage.judge(decision, request)
+            return None
         decision = meta[DECISION_META] = RequestDecision(
-            origin, entry, request.url, user_agent, self._also_obey,
-            check_only=bool(check_only), refused=refused)
+            origin, entry, request.url, user_agent, self._also_obey, check_only=bool(check_only))
         if check_only:  # scrapy check: decide, never refuse
             meta[VERDICT_META] = decision.verdict
             return self._usage.judge(decision, request)

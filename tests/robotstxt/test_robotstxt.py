@@ -1191,18 +1191,3 @@ def test_a_crawler_named_with_digits_among_thousands_of_user_agent_lines() -> No
     assert rules.allowed("/named", "FooBot8/2.0") and not rules.allowed("/all", "FooBot8/2.0")
     rules = RobotsTxt.parse(body.replace("x foobot7", "x foobot") + "Disallow: /named\n")
     assert not rules.allowed("/named", "FooBot8/2.0")  # "foobot", its cut, names it
-
-
-@pytest.mark.parametrize("url", [
-    "/", "/private", "/private/x?q=1", "/pub%6Cic", "/a*b", "/x$", "/robots.txt",
-    "http://example.com/private/y", "http://other.example/private", "/caf\u00e9/x", "/fish.PHP",
-])
-def test_refusal_is_the_decision_of_a_refused_url_and_none_of_an_allowed_one(url: str) -> None:
-    """One search answers both: the middleware's yes or no, and the refusing line."""
-    rules = RobotsTxt.parse("User-agent: *\nDisallow: /private\nAllow: /private/x\n"
-                            "Disallow: /*.PHP$\nDisallow: /caf%C3%A9/\nDisallow: /\n"
-                            "Allow: /public\nAllow: /$\n")
-    refusal = rules.refusal(url, "FooBot")
-    assert (refusal is None) is rules.allowed(url, "FooBot")
-    if refusal is not None:
-        assert refusal == rules.decide(url, "FooBot")

@@ -40,8 +40,8 @@ def middleware(**settings: Any) -> RobotsPolicyDownloaderMiddleware:
 
 
 def asked(mw: RobotsPolicyDownloaderMiddleware, request: Request) -> tuple[int, int]:
-    """How many times the engine was asked (a yes or no, a decision) for ``request``."""
-    spy_allowed = patch.object(RobotsTxt, "refusal", autospec=True, side_effect=RobotsTxt.refusal)
+    """How many times the engine was asked (allowed, decide) for ``request``."""
+    spy_allowed = patch.object(RobotsTxt, "allowed", autospec=True, side_effect=RobotsTxt.allowed)
     spy_decide = patch.object(RobotsTxt, "decide", autospec=True, side_effect=RobotsTxt.decide)
     with spy_allowed as allowed, spy_decide as decide, contextlib.suppress(IgnoreRequest):
         assert mw.process_request(request) is None  # cached: decided at once
@@ -61,9 +61,8 @@ def test_a_refusal_reads_its_line_once_and_leaves_its_decision() -> None:
         mw.process_request(request)
     decision = request.meta[DECISION_META]
     assert isinstance(decision, RequestDecision) and decision.verdict.line == 2
-    # one search gives the no and its line: not a second time for the verdict, nor a
-    # third for the log
-    assert asked(mw, Request("http://e.com/private/y")) == (1, 0)
+    # the yes or no of the fast path, then the line: not a third time for the log
+    assert asked(mw, Request("http://e.com/private/y")) == (1, 1)
     assert mw.crawler.stats.get_value("robotstxt/forbidden/rule") == 2
 
 

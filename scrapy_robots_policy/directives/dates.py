@@ -37,7 +37,9 @@ def parse_date(text: str | None) -> datetime | None:
     if not text:
         return None
     text = text.strip()
-    if len(text) > _MAX_DATE_CHARS:
+    if len(text) > _MAX_DATE_CHARS or not text.isascii():
+        # Every accepted format is ASCII; and int() would read other scripts' digits
+        # ("\u0662\u0660\u0662\u0660" as 2020), as no date-writing server meant.
         return None
     try:
         iso = _ISO_8601.fullmatch(text) or _ISO_8601_BASIC.fullmatch(text)

@@ -54,6 +54,9 @@ def test_unavailable_after_date_formats(text, expected):
     # ISO 8601 basic format: an impossible date, time or zone, or basic and extended mixed
     "20201321T150000Z", "20200921T250000Z", "20200921T150000+2500", "20200921150000",
     "20200921T15", "20200921T15:00:00Z", "2020-09-21T150000Z", "2020921T150000Z",
+    # digits of other scripts: Arabic-Indic, fullwidth, superscript
+    "\u0662\u0660\u0662\u0660-01-01", "\uff12\uff10\uff12\uff10-01-01T00:00:00Z",
+    "1 Jan \u0662\u0660\u0662\u0660 00:00:00 GMT", "2020-01-0\u00b9",
 ])
 def test_unparseable_dates_are_ignored_and_reported(text):
     directives = R.from_x_robots_tag([f"unavailable_after: {text}, noarchive"], "mybot")

@@ -9,12 +9,13 @@ from collections.abc import Sequence
 from types import ModuleType
 
 import pytest
-from scrapy.utils.test import get_crawler
+from scrapy import Spider
 
 from scrapy_robots_policy.cache.memory import MemoryCache
 from scrapy_robots_policy.fetch.policy import Policy
 from scrapy_robots_policy.scrapy.choose_cache import make_cache
 from scrapy_robots_policy.scrapy.settings import RobotsPolicySettings
+from tests.support import idle_crawler
 
 
 class _NoRedis(importlib.abc.MetaPathFinder):
@@ -38,7 +39,7 @@ def without_redis(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_without_the_redis_package_the_error_says_which_extra_to_install(
     without_redis: None, caplog: pytest.LogCaptureFixture
 ) -> None:
-    crawler = get_crawler(settings_dict={"ROBOTS_POLICY_REDIS_URL": "redis://127.0.0.1:1/0"})
+    crawler = idle_crawler(Spider, {"ROBOTS_POLICY_REDIS_URL": "redis://127.0.0.1:1/0"})
     settings = RobotsPolicySettings.read(crawler.settings)
     with caplog.at_level(logging.ERROR, logger="scrapy_robots_policy.cache.choose"):
         cache = make_cache(crawler, settings, Policy(settings.fetch))
@@ -52,7 +53,7 @@ def test_without_the_redis_package_the_error_says_which_extra_to_install(
 
 
 def test_other_redis_errors_get_no_install_hint(caplog: pytest.LogCaptureFixture) -> None:
-    crawler = get_crawler(settings_dict={"ROBOTS_POLICY_REDIS_URL": "notaurl"})
+    crawler = idle_crawler(Spider, {"ROBOTS_POLICY_REDIS_URL": "notaurl"})
     settings = RobotsPolicySettings.read(crawler.settings)
     with caplog.at_level(logging.ERROR, logger="scrapy_robots_policy.cache.choose"):
         make_cache(crawler, settings, Policy(settings.fetch))

@@ -135,7 +135,10 @@ class SlotPacing:
             return own or SEND_ONE_NOW
         since = since_last_sent(slot)
         wait = self._pacer.wait(origin)
-        if wait > 0 or own > since:
+        # Scrapy's own delay is kept before a cluster turn is booked, not after: drawn
+        # anew at each look (its jitter), it would hold a booked request past its turn.
+        booked = self._turns is not None and self._turns.booked(request)
+        if wait > 0 or (own > since and not booked):
             if wait > 0:
                 self._hold(slot, request, self._why_held(origin))
             return since + max(wait, own - since)

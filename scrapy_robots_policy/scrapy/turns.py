@@ -83,6 +83,10 @@ class ClusterTurns:
         self._retaken.discard(request)
         return 0.0
 
+    def booked(self, request: Request) -> bool:
+        """Whether ``request`` has a turn booked (or being booked)."""
+        return request in self._due
+
     def forget(self) -> None:
         """Drop the turns of requests that will not leave (a closing crawl)."""
         self._due.clear()

@@ -237,13 +237,15 @@ def test_field_lines_are_one_field():
 
 
 def test_a_field_of_8192_characters_is_read_whole():
-    # the crawler's own member last, a String filling the field to 8,192 characters
-    head = "*;noarchive, " + "OtherBot;noindex, " * 400 + 'ExampleBot;noindex;x="'
-    field = head + "x" * (8192 - len(head) - 1) + '"'
+    # the crawler's own member last, after a String filling the field to 8,192 characters
+    head = "*;noarchive, " + "OtherBot;noindex, " * 400 + 'OtherBot;x="'
+    tail = '", ExampleBot;noindex'
+    field = head + "x" * (8192 - len(head) - len(tail)) + tail
     assert len(field) == 8192
     directives = R.from_robots_tag(field, EXAMPLE)
     assert directives == R(noindex=True, noarchive=True)
     assert not directives.cut
+    assert not directives.problems
     assert MAX_VALUE_CHARS >= 8192
 
 

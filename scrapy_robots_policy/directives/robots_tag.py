@@ -92,9 +92,9 @@ def read_robots_tag(values: Iterable[str | bytes], agent: str) -> DirectiveReadi
                                   f"with no rule, not the rule {token.lower()}: for every "
                                   f"crawler, write *;{token.lower()}")
             continue
-        scope = ALL_AGENTS if token == EVERY_CRAWLER else addressee(token)
-        if token != EVERY_CRAWLER and not (agent and scope == agent):
+        if not _applies(token, agent):
             continue
+        scope = ALL_AGENTS if token == EVERY_CRAWLER else agent
         raw = quoted(piece)
         for name, value in rules.items():
             if value is False:  # noindex=?0: the rule is not given, so nothing restricts
@@ -115,10 +115,16 @@ def robots_tag_for_others(values: Iterable[str | bytes], user_agent: str) -> lis
     others = []
     for piece, item, rules in _parse(_field_value(field_lines(values), []), [], {}):
         token = _token_of(item)
-        if (rules and token is not None and token != EVERY_CRAWLER
-                and not (agent and addressee(token) == agent)):
+        if rules and token is not None and not _applies(token, agent):
             others.append(f"{ROBOTS_TAG}: {quoted(piece)}")
     return others
+
+
+def _applies(token: str, agent: str) -> bool:
+    """Whether a member's rules are for the crawler whose product token is ``agent``:
+    ``*``'s always, another's when it names the same token, compared whole ("robots"
+    here is a crawler's name, not the meta tags' global one)."""
+    return token == EVERY_CRAWLER or (bool(agent) and addressee(token) == agent)
 
 
 def _field_value(lines: tuple[str, ...], cut: list[str]) -> str:

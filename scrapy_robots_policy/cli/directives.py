@@ -7,13 +7,18 @@ import sys
 
 from scrapy_robots_policy.cli import common, usage
 from scrapy_robots_policy.cli.web import Page, fetch
-from scrapy_robots_policy.directives import RobotsDirectives, header_values_for_others
+from scrapy_robots_policy.directives import (
+    RobotsDirectives,
+    header_values_for_others,
+    robots_tag_for_others,
+)
 from scrapy_robots_policy.robotstxt import product_token
 from scrapy_robots_policy.usage.policy import USAGE_HEADERS
 
 HELP = "fetch a page and print its robots directives and where each came from"
-DESCRIPTION = ("Fetch a page and print the X-Robots-Tag and robots meta tag directives that "
-               "apply to a crawler, each with the header or tag it came from.")
+DESCRIPTION = ("Fetch a page and print the Robots-Tag, X-Robots-Tag and robots meta tag "
+               "directives that apply to a crawler, each with the header or tag it came "
+               "from.")
 #: Bytes of a page read by default (--max-size).
 MAX_SIZE = 5_000_000
 
@@ -79,8 +84,10 @@ def _is_html(page: Page) -> bool:
 
 def page_directives(page: Page, user_agent: str) -> RobotsDirectives:
     """Header directives, plus meta tags when the body is (X)HTML, as the middleware reads."""
-    directives = RobotsDirectives.from_x_robots_tag(page.headers.get_all("X-Robots-Tag") or [],
-                                                    user_agent)
+    headers = page.headers
+    directives = RobotsDirectives.from_robots_tag(
+        headers.get_all("Robots-Tag") or [], user_agent).combine(
+        RobotsDirectives.from_x_robots_tag(headers.get_all("X-Robots-Tag") or [], user_agent))
     if _is_html(page):
         directives = directives.combine(RobotsDirectives.from_html(page.body, user_agent))
     return directives
@@ -89,8 +96,9 @@ def page_directives(page: Page, user_agent: str) -> RobotsDirectives:
 def for_others(page: Page, user_agent: str) -> list[str]:
     """Headers and meta tags with directives for other crawlers only: why they do not apply
     is the usual question."""
-    found = [f"X-Robots-Tag: {value}" for value in header_values_for_others(
-        page.headers.get_all("X-Robots-Tag") or [], user_agent)]
+    found = robots_tag_for_others(page.headers.get_all("Robots-Tag") or [], user_agent)
+    found.extend(f"X-Robots-Tag: {value}" for value in header_values_for_others(
+        page.headers.get_all("X-Robots-Tag") or [], user_agent))
     if _is_html(page):
         from parsel import Selector
         from w3lib.encoding import html_to_unicode
@@ -119,6 +127,7 @@ def describe(directives: RobotsDirectives, user_agent: str) -> list[str]:
         lines = [f"directives for {name!r}:"]
         lines.extend(f"  {d.text:<28} from {d.origin}" for d in directives.sources)
     lines.extend(f"  ignored: {problem}" for problem in directives.problems)
+    lines.extend(f"  read leniently: {note}" for note in directives.lenient)
     lines.extend(f"  error: {error}" for error in directives.errors)
     why = directives.why_not_indexable()
     index = "no" if not directives.indexable() else "yes"

@@ -82,5 +82,6 @@ def _unmet_value(name: str, value: str, directives: RobotsDirectives) -> str | N
 def describe(directives: RobotsDirectives) -> str:
     """Every directive that applies, with where it came from; or that none does."""
     if not directives.sources:
-        return "no directive (no X-Robots-Tag header or robots meta tag applies)"
+        return ("no directive (no Robots-Tag or X-Robots-Tag header or robots meta tag "
+                "applies)")
     return ", ".join(str(directive) for directive in directives.sources)

@@ -53,9 +53,8 @@ def collect(found: list[tuple[Directive, dict[str, Any]]], values: dict[str, Any
     else:
         effect = effect_of(directive.name, directive.value)
     if effect is None:
-        if len(problems) < MAX_PROBLEMS:  # control characters escaped: it goes to a log
-            problems.append(_CONTROL.sub(lambda c: f"\\x{ord(c[0]):02x}",
-                                         f"ignored invalid {directive}"))
+        if len(problems) < MAX_PROBLEMS:
+            problems.append(printable(f"ignored invalid {directive}"))
         return
     stricter = False
     for name, value in effect.items():
@@ -66,6 +65,11 @@ def collect(found: list[tuple[Directive, dict[str, Any]]], values: dict[str, Any
             stricter = True
     if stricter or len(found) < MAX_SOURCES:
         found.append((directive, effect))
+
+
+def printable(text: str) -> str:
+    """A problem as logged: control characters escaped (``\\x00``), never written raw."""
+    return _CONTROL.sub(lambda c: f"\\x{ord(c[0]):02x}", text)
 
 
 def kept_sources(found: list[tuple[Directive, dict[str, Any]]],

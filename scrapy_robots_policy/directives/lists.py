@@ -14,9 +14,12 @@ from scrapy_robots_policy.directives.dates import WEEKDAY
 
 # Bounds on what one response costs. Real directive lists are a few dozen characters; a
 # 16 KB header of one-letter items used to become 5,000 retained Directive tuples.
-#: Characters read of one X-Robots-Tag value or robots meta content. The cut ends at the
-#: last comma before it: a directive the cut falls in is dropped whole, never read half.
-MAX_VALUE_CHARS = 4096
+#: Characters read of one X-Robots-Tag value, robots meta content or Robots-Tag field
+#: (and of the usage headers). draft-illyes-repext-03 section 3.1.1 makes a parser read at
+#: least 8 KiB of a Robots-Tag field value: 8,192 characters are at least that many bytes.
+#: The cut ends at the last comma before it: a directive the cut falls in is dropped
+#: whole, never read half.
+MAX_VALUE_CHARS = 8192
 #: Bytes of a header value decoded: room for MAX_VALUE_CHARS + 1 characters of UTF-8, so
 #: a longer value is still seen to be longer, without decoding all of it.
 _MAX_VALUE_BYTES = 4 * (MAX_VALUE_CHARS + 1)

@@ -1,8 +1,9 @@
 """Deciding per agent: the page-level directives that apply to one crawler.
 
-:class:`RobotsDirectives` takes the directives addressed to ``robots`` and to the crawler's
-own name, from headers (:mod:`.headers`) and meta tags (:mod:`.meta`), the most
-restrictive winning (:mod:`.fold`), and answers questions about them.
+:class:`RobotsDirectives` takes the directives addressed to ``robots`` (``*``) and to the
+crawler's own name, from Robots-Tag (:mod:`.robots_tag`) and X-Robots-Tag (:mod:`.headers`)
+headers and meta tags (:mod:`.meta`), the most restrictive winning (:mod:`.fold`), and
+answers questions about them.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from scrapy_robots_policy.directives.fold import (
 )
 from scrapy_robots_policy.directives.headers import read_x_robots_tag
 from scrapy_robots_policy.directives.meta import html_text, meta_tags, read_meta
-from scrapy_robots_policy.directives.response import read_response
+from scrapy_robots_policy.directives.response import read_response, robots_tag_lines
+from scrapy_robots_policy.directives.robots_tag import read_robots_tag
 from scrapy_robots_policy.directives.values import effect_of, stricter_value
 from scrapy_robots_policy.directives.vocabulary import FLAGS, VALUED, Directive
 from scrapy_robots_policy.robotstxt import product_token
@@ -35,9 +37,10 @@ class RobotsDirectives:
     ``sources`` keeps the applicable directives in document order (the first 64, and the
     deciding ones among the rest), ``problems`` values that were ignored, ``errors`` what
     could not be read at all and ``cut`` what was left unread because it was too long or
-    too many; ``usage_meta`` the (name, content) pairs of the page's TDMRep meta tags
-    (``tdm-reservation``, ``tdm-policy``), read in the same pass for ``usage.tdmrep``;
-    none of them takes part in equality.
+    too many; ``lenient`` the Robots-Tag fields read only after a repair (see
+    :mod:`.robots_tag`); ``usage_meta`` the (name, content) pairs of the page's TDMRep meta
+    tags (``tdm-reservation``, ``tdm-policy``), read in the same pass for
+    ``usage.tdmrep``; none of them takes part in equality.
     """
 
     noindex: bool = False
@@ -57,6 +60,7 @@ class RobotsDirectives:
     problems: tuple[str, ...] = field(default=(), compare=False, repr=False)
     errors: tuple[str, ...] = field(default=(), compare=False, repr=False)
     cut: tuple[str, ...] = field(default=(), compare=False, repr=False)
+    lenient: tuple[str, ...] = field(default=(), compare=False, repr=False)
     usage_meta: tuple[tuple[str, str], ...] = field(default=(), compare=False, repr=False)
 
     # --- construction -------------------------------------------------------------
@@ -96,6 +100,17 @@ class RobotsDirectives:
         return cls._fold(*read_x_robots_tag(values, product_token(user_agent)))
 
     @classmethod
+    def from_robots_tag(cls, values: Iterable[str | bytes] | str | bytes,
+                        user_agent: str) -> RobotsDirectives:
+        """Directives from every ``Robots-Tag`` field line of a response (one RFC 9651 List:
+        ``*;nosnippet, ExampleBot;noindex``): the rules for ``*`` and for the crawler."""
+        if isinstance(values, (str, bytes)):
+            values = [values]
+        if not values:
+            return _BLANK
+        return cls._fold(*read_robots_tag(values, product_token(user_agent)))
+
+    @classmethod
     def from_meta(cls, tags: Iterable[tuple[str, str]], user_agent: str) -> RobotsDirectives:
         """Directives from ``(name, content)`` pairs of meta tags; other names are skipped."""
         return cls._fold(*read_meta(tags, product_token(user_agent)))
@@ -133,10 +148,12 @@ class RobotsDirectives:
         """Directives of a Scrapy response: its headers, and its meta tags if it is HTML."""
         agent = product_token(user_agent)
         headers, tags, errors = read_response(response, agent)
-        if sum(map(len, headers)) + sum(len(n) + len(c) for n, c in tags) <= _MAX_CACHED_CHARS:
-            result = _parse_cached(headers, tags, agent)
+        robots_tag = robots_tag_lines(response, errors)
+        size = sum(map(len, (*headers, *robots_tag))) + sum(len(n) + len(c) for n, c in tags)
+        if size <= _MAX_CACHED_CHARS:
+            result = _parse_cached(robots_tag, headers, tags, agent)
         else:
-            result = _parse(headers, tags, agent)
+            result = _parse(robots_tag, headers, tags, agent)
         if errors:
             result = replace(result, errors=(*result.errors, *errors))
         return result
@@ -155,6 +172,7 @@ class RobotsDirectives:
         problems = list(self.problems)
         errors = list(self.errors)
         cut = list(self.cut)
+        lenient = list(self.lenient)
         usage_meta = list(self.usage_meta)
         for other in others:
             for name in values:
@@ -163,17 +181,19 @@ class RobotsDirectives:
             problems.extend(other.problems)
             errors.extend(other.errors)
             cut.extend(other.cut)
+            lenient.extend(other.lenient)
             usage_meta.extend(other.usage_meta)
         kept = kept_sources([(d, effect_of(d.name, d.value) or {}) for d in sources], values) \
             if len(sources) > MAX_SOURCES else tuple(sources)
         values.update(sources=kept, problems=tuple(problems[:MAX_PROBLEMS]),
-                      errors=tuple(errors), cut=tuple(cut), usage_meta=tuple(usage_meta))
+                      errors=tuple(errors), cut=tuple(cut), lenient=tuple(lenient),
+                      usage_meta=tuple(usage_meta))
         return self._make(values)
 
     def _blank(self) -> bool:
         """Nothing found at all: combining with it changes nothing (the common case)."""
         return not (self.sources or self.problems or self.errors or self.cut
-                    or self.usage_meta) and self == _BLANK
+                    or self.lenient or self.usage_meta) and self == _BLANK
 
     def indexable(self, now: datetime | None = None) -> bool:
         """False for noindex (or ``none``), or once ``unavailable_after`` has passed."""
@@ -226,9 +246,11 @@ class RobotsDirectives:
         return result
 
 
-def _parse(headers: tuple[str, ...], tags: tuple[tuple[str, str], ...],
-           agent: str) -> RobotsDirectives:
-    return RobotsDirectives.from_x_robots_tag(headers, agent).combine(
+def _parse(robots_tag: tuple[str, ...], headers: tuple[str, ...],
+           tags: tuple[tuple[str, str], ...], agent: str) -> RobotsDirectives:
+    """The union of every source's rules for ``agent``, the standard header's first."""
+    return RobotsDirectives.from_robots_tag(robots_tag, agent).combine(
+        RobotsDirectives.from_x_robots_tag(headers, agent),
         RobotsDirectives.from_meta(tags, agent))
 
 

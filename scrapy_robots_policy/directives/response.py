@@ -1,5 +1,5 @@
-"""What of a Scrapy response is read for its directives: its X-Robots-Tag headers, and
-its robots meta tags when it is HTML, without importing Scrapy."""
+"""What of a Scrapy response is read for its directives: its X-Robots-Tag and Robots-Tag
+headers, and its robots meta tags when it is HTML, without importing Scrapy."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Any
 
 from scrapy_robots_policy.directives.lists import MAX_VALUES, header_text
 from scrapy_robots_policy.directives.meta import meta_tags
+from scrapy_robots_policy.directives.robots_tag import field_lines
 from scrapy_robots_policy.directives.vocabulary import ALL_AGENTS, USAGE_META_NAMES
 
 #: Characters of a page lower-cased at once when looking for the names of meta tags.
@@ -37,6 +38,16 @@ def read_response(response: Any, agent: str) -> tuple[
             except Exception as error:
                 errors.append(f"could not read meta tags: {error!r}")
     return headers, tags, errors
+
+
+def robots_tag_lines(response: Any, errors: list[str]) -> tuple[str, ...]:
+    """The response's Robots-Tag field lines as read (see ``robots_tag.field_lines``); what
+    could not be read at all goes to ``errors``."""
+    try:
+        return field_lines(response.headers.getlist(b"Robots-Tag"))
+    except Exception as error:
+        errors.append(f"could not read Robots-Tag headers: {error!r}")
+        return ()
 
 
 def _may_hold_tags(response: Any, agent: str) -> bool:

@@ -8,6 +8,8 @@ from typing import NamedTuple
 from scrapy_robots_policy.robotstxt import product_token
 
 HEADER = "X-Robots-Tag"
+#: draft-illyes-repext's structured-field successor of X-Robots-Tag (see :mod:`.robots_tag`).
+ROBOTS_TAG = "Robots-Tag"
 META = "meta"
 
 #: The meta name and header scope that address every crawler.
@@ -37,9 +39,11 @@ class Directive(NamedTuple):
 
     name: str  # lower-cased: "noindex", "max-snippet", ...
     value: str | None  # text after the colon for valued directives, as written
-    source: str  # HEADER or META
+    source: str  # HEADER, ROBOTS_TAG or META
     agent: str  # "robots" (every crawler) or the crawler name it was addressed to
-    raw: str  # the header value or meta content, its first 200 characters and "…" if longer
+    #: The X-Robots-Tag value, Robots-Tag member or meta content it came from, its first 200
+    #: characters and "…" if longer.
+    raw: str
 
     @property
     def text(self) -> str:
@@ -48,8 +52,8 @@ class Directive(NamedTuple):
     @property
     def origin(self) -> str:
         """Where the directive was found, written the way the site wrote it."""
-        if self.source == HEADER:
-            return f"X-Robots-Tag: {self.raw}"
+        if self.source in (HEADER, ROBOTS_TAG):
+            return f"{self.source}: {self.raw}"
         return f'<meta name="{self.agent}" content="{self.raw}">'
 
     def __str__(self) -> str:

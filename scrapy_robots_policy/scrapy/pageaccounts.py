@@ -43,6 +43,10 @@ class PageAccounts:
             stats.inc_value("robots_policy/usage/invalid_signals")
             logger.debug("Usage signal of %(url)s ignored: %(problem)s",
                          {"url": url, "problem": problem}, extra=extra)
+        for lenient in directives.lenient:
+            stats.inc_value("robots_policy/robots_tag_lenient")
+            logger.debug("%(lenient)s, on %(url)s", {"lenient": lenient, "url": url},
+                         extra=extra)
         if directives.cut:  # one line per response, however much was cut
             stats.inc_value("robots_policy/values_cut", len(directives.cut))
             logger.debug("Robots directives of %(url)s read in part: %(cut)s",

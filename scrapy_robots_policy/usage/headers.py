@@ -29,8 +29,8 @@ class HeaderReading:
 def header_signals(content_usage: Iterable[str | bytes] = (),
                    tdm_reservation: Iterable[str | bytes] = (),
                    tdm_policy: Iterable[str | bytes] = ()) -> HeaderReading:
-    """Read the values of the three headers; at most 32 values of each, 4096 characters
-    of each value, as for X-Robots-Tag."""
+    """Read the values of the three headers; at most 32 values of each, MAX_VALUE_CHARS
+    (8,192) characters of each value, as for X-Robots-Tag."""
     problems: list[str] = []
     usage = _content_usage(_bounded(content_usage, "Content-Usage", problems), problems)
     unread: list[str] = []

@@ -218,6 +218,33 @@ def test_directives_prints_each_directive_with_its_source(
     ]
 
 
+def test_directives_reads_the_robots_tag_header(capsys: pytest.CaptureFixture[str]) -> None:
+    headers = {"Content-Type": "text/html",
+               "Robots-Tag": ["*;nosnippet, MyBot;noindex;max-snippet=20", "OtherBot;nofollow;"],
+               "X-Robots-Tag": "mybot: noarchive"}
+    with LocalServer({"/p": Reply(200, "<html></html>", headers)}) as server:
+        status, lines = run(capsys, "directives", server.url("/p"), "-A", "MyBot/1.0")
+        _, everyone = run(capsys, "directives", server.url("/p"))
+    assert status == 0
+    assert lines[1:] == [
+        "directives for 'mybot':",
+        "  nosnippet                    from Robots-Tag: *;nosnippet",
+        "  noindex                      from Robots-Tag: MyBot;noindex;max-snippet=20",
+        "  max-snippet: 20              from Robots-Tag: MyBot;noindex;max-snippet=20",
+        "  noarchive                    from X-Robots-Tag: mybot: noarchive",
+        "  read leniently: Robots-Tag: *;nosnippet, MyBot;noindex;max-snippet=20, "
+        "OtherBot;nofollow;: not RFC 9651 (Trailing delimiter at position 61), read after "
+        "dropping a ';' that ends a member",
+        "indexable: no (noindex)",
+        "links followed: yes",
+        "effective: max-snippet:20, noarchive, noindex, nosnippet",
+        "not for 'mybot': Robots-Tag: OtherBot;nofollow;",
+    ]
+    assert everyone[1:3] == ["directives for 'robots':",
+                             "  nosnippet                    from Robots-Tag: *;nosnippet"]
+    assert "not for 'robots': Robots-Tag: MyBot;noindex;max-snippet=20" in everyone
+
+
 def test_directives_max_size_cuts_the_page_and_says_so(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -16,6 +16,7 @@ from scrapy.http import HtmlResponse, Response
 from scrapy_robots_policy import RobotsDirectives
 from scrapy_robots_policy.directives import META
 from scrapy_robots_policy.directives import fold as fold_module
+from scrapy_robots_policy.directives.lists import MAX_VALUE_CHARS
 from scrapy_robots_policy.directives.per_agent import _VALUE_FIELDS
 from scrapy_robots_policy.directives.values import effect_of
 from tests.directives_pages import meta
@@ -33,19 +34,24 @@ def test_a_directive_at_the_start_of_a_long_value_still_counts():
                        R.from_html(meta(("robots", "noarchive, " + JUNK)), "mybot")):
         assert directives.noindex or directives.nofollow or directives.noarchive
         assert len(directives.cut) == 1
-        assert "4096 characters" in directives.cut[0]
+        assert f"{MAX_VALUE_CHARS} characters" in directives.cut[0]
 
 
-@pytest.mark.parametrize("at", [4090, 4095, 4096])
-def test_the_directive_the_cut_falls_in_is_dropped_whole(at):
-    # "nofollow" starts at character `at`: cut by the 4,096-character limit, it is
-    # ignored rather than read as "nof" (or as nofollow, which the site may not have said)
-    head = "noindex," + " " * (at - len("noindex,"))
+def test_the_read_limit_is_the_robots_tag_drafts_floor():
+    # draft-illyes-repext-03 section 3.1.1: at least 8 KiB of a field value is read
+    assert MAX_VALUE_CHARS >= 8192
+
+
+@pytest.mark.parametrize("before", [6, 1, 0])
+def test_the_directive_the_cut_falls_in_is_dropped_whole(before):
+    # "nofollow" starts `before` characters before the limit: cut by it, it is ignored
+    # rather than read as "nof" (or as nofollow, which the site may not have said)
+    head = "noindex," + " " * (MAX_VALUE_CHARS - before - len("noindex,"))
     directives = R.from_x_robots_tag([head + "nofollow, noarchive"], "mybot")
     assert directives == R(noindex=True)
     assert not directives.problems
     # a value that ends at the limit with a comma is read whole
-    assert R.from_x_robots_tag([head[:4088] + "nofollow,x"], "mybot").nofollow
+    assert R.from_x_robots_tag([head[:MAX_VALUE_CHARS - 8] + "nofollow,x"], "mybot").nofollow
 
 
 def test_what_one_response_keeps_is_bounded():
@@ -112,8 +118,8 @@ def test_a_10_mb_meta_content_is_read_in_part_not_copied_whole():
     response = parsed_response(body)
     peak, directives = python_memory_peak(lambda: R.from_response(response, "mybot"))
     assert directives == R(noindex=True)
-    assert directives.cut == ("a robots meta content longer than 4096 characters: the rest "
-                              "not read",)
+    assert directives.cut == (f"a robots meta content longer than {MAX_VALUE_CHARS} "
+                              "characters: the rest not read",)
     assert peak < 1_000_000  # the description is not read, the robots content in part
 
 

@@ -185,7 +185,8 @@ def test_contracts_that_hold_pass_and_the_others_fail_with_reasons(
         f"no rule matched (user agent {AGENT!r})")
     other = failure(output, "parse_other_agent_fail (@meta_robots pre-hook)")
     assert other.startswith("@meta_robots noindex: no noindex. Found for 'contractbot' on ")
-    assert "no directive (no X-Robots-Tag header or robots meta tag applies)" in other
+    assert ("no directive (no Robots-Tag or X-Robots-Tag header or robots meta tag applies)"
+            in other)
     assert other.endswith("not for this user agent: X-Robots-Tag: otherbot: noindex")
     assert failure(output, "parse_follow_fail (@meta_robots pre-hook)").startswith(
         '@meta_robots follow: not followable: nofollow (from <meta name="robots" '
@@ -357,6 +358,44 @@ def test_meta_robots_reads_the_crawlers_whole_name(tmp_path: Path) -> None:
         output = scrapy_check(project).stderr
     assert outcomes(output) == {"parse_mine (@meta_robots pre-hook)": "ok",
                                 "parse_others (@meta_robots pre-hook)": "ok"}, output
+
+
+ROBOTS_TAG_SPIDER = '''
+import scrapy
+
+
+class CheckedSpider(scrapy.Spider):
+    name = "checked"
+
+    def parse_tagged(self, response):
+        """@url {base}/tagged
+        @meta_robots noindex nosnippet max-snippet:20
+        """
+
+    def parse_others_fail(self, response):
+        """@url {base}/others
+        @meta_robots noindex
+        """
+'''
+
+
+def test_meta_robots_sees_the_robots_tag_header(tmp_path: Path) -> None:
+    pages = {
+        "/robots.txt": Reply(200, "User-agent: *\nAllow: /\n"),
+        "/tagged": Reply(200, "<html></html>", {
+            **HTML, "Robots-Tag": "*;nosnippet, ContractBot;noindex;max-snippet=20"}),
+        "/others": Reply(200, "<html></html>", {
+            **HTML, "Robots-Tag": "*;noarchive, OtherBot;noindex"}),
+    }
+    with LocalServer(pages) as local:
+        project = make_project(tmp_path, local.origin, spider=ROBOTS_TAG_SPIDER)
+        output = scrapy_check(project).stderr
+    assert outcomes(output) == {"parse_tagged (@meta_robots pre-hook)": "ok",
+                                "parse_others_fail (@meta_robots pre-hook)": "FAIL"}, output
+    assert failure(output, "parse_others_fail (@meta_robots pre-hook)") == (
+        f"@meta_robots noindex: no noindex. Found for 'contractbot' on "
+        f"{local.url('/others')}: noarchive (from Robots-Tag: *;noarchive); "
+        "not for this user agent: Robots-Tag: OtherBot;noindex")
 
 
 def test_addon_registers_the_contracts_before_any_crawler() -> None:

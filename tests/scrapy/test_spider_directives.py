@@ -17,6 +17,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Request, Response
 
 from scrapy_robots_policy import RobotsDirectives, RobotsPolicySpiderMiddleware
+from scrapy_robots_policy.directives.lists import MAX_VALUE_CHARS
 from scrapy_robots_policy.scrapy.spider import META_KEY
 from tests.support import idle_crawler
 
@@ -190,7 +191,7 @@ def test_a_cut_value_is_counted_and_logged_once_per_response(caplog):
     lines = [r.getMessage() for r in caplog.records if "read in part" in r.getMessage()]
     assert len(lines) == 1
     assert "http://e.com/long" in lines[0]
-    assert "X-Robots-Tag value longer than 4096 characters" in lines[0]
+    assert f"X-Robots-Tag value longer than {MAX_VALUE_CHARS} characters" in lines[0]
     assert all(len(r.getMessage()) < 1000 for r in caplog.records)
     # what the callback sees in meta is a few KB, not a copy of the 32 KB of headers
     kept = response.meta[META_KEY]

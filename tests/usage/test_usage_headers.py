@@ -6,6 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scrapy_robots_policy.directives.lists import MAX_VALUE_CHARS
 from scrapy_robots_policy.usage import Signal, header_signals
 from scrapy_robots_policy.usage.purposes import USAGE_HEADER
 
@@ -40,13 +41,14 @@ def test_values_are_bounded() -> None:
     assert len(reading.content_usage.signals) == 1
     assert reading.content_usage.problems == (
         "Content-Usage values after the first 32 not read",)
-    reading = header_signals(content_usage=["train-ai=n, " + "a=y, " * 1000],
-                             tdm_policy=["https://x/" + "p" * 5000])
+    reading = header_signals(content_usage=["train-ai=n, " + "a=y, " * MAX_VALUE_CHARS],
+                             tdm_policy=["https://x/" + "p" * MAX_VALUE_CHARS])
     assert reading.content_usage.signals == ()
     assert reading.content_usage.problems == (
-        "Content-Usage value longer than 4096 characters: not read",)
+        f"Content-Usage value longer than {MAX_VALUE_CHARS} characters: not read",)
     assert reading.tdm.policy is None
-    assert reading.tdm.problems == ("tdm-policy value longer than 4096 characters: not read",)
+    assert reading.tdm.problems == (
+        f"tdm-policy value longer than {MAX_VALUE_CHARS} characters: not read",)
 
 
 def test_tdm_headers() -> None:

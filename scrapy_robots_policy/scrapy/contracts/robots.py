@@ -19,7 +19,11 @@ from typing import TYPE_CHECKING, Any
 from scrapy.contracts import Contract
 from scrapy.exceptions import ContractFail
 
-from scrapy_robots_policy.directives import RobotsDirectives, header_values_for_others
+from scrapy_robots_policy.directives import (
+    RobotsDirectives,
+    header_values_for_others,
+    robots_tag_for_others,
+)
 from scrapy_robots_policy.directives.expectations import KNOWN, describe, parse_tokens, unmet
 from scrapy_robots_policy.fetch.verdict import CHECK_ONLY_META, VERDICT_META
 from scrapy_robots_policy.robotstxt import product_token
@@ -109,7 +113,8 @@ class MetaRobotsContract(SpiderContract):
     """``@meta_robots TOKEN ...``: the page's effective directives include every TOKEN.
 
     Directives are those that apply to the spider's user agent (``robots`` and its own
-    name, from ``X-Robots-Tag`` headers and meta tags), as RobotsPolicySpiderMiddleware
+    name, from ``Robots-Tag`` and ``X-Robots-Tag`` headers and meta tags), as
+    RobotsPolicySpiderMiddleware
     sees them. ``index`` asserts the page is indexable (no noindex, not past
     ``unavailable_after``), ``follow`` the absence of nofollow, ``all`` the absence of any
     restriction; ``none`` means noindex and nofollow; ``max-snippet:20`` and the like
@@ -135,12 +140,15 @@ class MetaRobotsContract(SpiderContract):
 
 
 def _ignored(response: Response, user_agent: str) -> str:
-    """X-Robots-Tag values that apply to other crawlers only: the usual surprise."""
+    """Robots-Tag members and X-Robots-Tag values that apply to other crawlers only: the
+    usual surprise."""
     try:
-        values = [v.decode("latin-1") for v in response.headers.getlist(b"X-Robots-Tag")]
+        headers = response.headers
+        values = [v.decode("latin-1") for v in headers.getlist(b"X-Robots-Tag")]
+        others = robots_tag_for_others(headers.getlist(b"Robots-Tag"), user_agent)
     except Exception:  # a contract's message must not fail on odd headers
         return ""
-    others = header_values_for_others(values, user_agent)
+    others.extend(f"X-Robots-Tag: {v}" for v in header_values_for_others(values, user_agent))
     if not others:
         return ""
-    return "; not for this user agent: " + ", ".join(f"X-Robots-Tag: {v}" for v in others)
+    return "; not for this user agent: " + ", ".join(others)

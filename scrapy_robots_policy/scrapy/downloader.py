@@ -26,7 +26,7 @@ from scrapy_robots_policy.scrapy.pacing import make_pacing
 from scrapy_robots_policy.scrapy.refusals import Refusals
 from scrapy_robots_policy.scrapy.rounds import FetchRounds
 from scrapy_robots_policy.scrapy.settings import RobotsPolicySettings
-from scrapy_robots_policy.scrapy.spider_robots import SpiderRobotsRequests, is_robots_txt
+from scrapy_robots_policy.scrapy.spider_robots import SpiderRobotsRequests, answerable
 from scrapy_robots_policy.scrapy.usagegate import UsageGate
 from scrapy_robots_policy.scrapy.useragent import UserAgentChoice
 from scrapy_robots_policy.usage.policy import CHECK_PURPOSES_META
@@ -92,7 +92,7 @@ class RobotsPolicyDownloaderMiddleware:
         if origin is None:  # data:, file:, or nothing a robots.txt could govern
             return None
         entry = self._deciding_entry(origin, request)
-        if is_robots_txt(request, parsed):  # fetched once, whoever asks
+        if answerable(request, parsed):  # fetched once, whoever asks
             if entry is None:
                 return self._wait_and_answer(origin, request)
             return self._spider_robots.answer(origin, entry, request)

@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING
 
 from scrapy.http import TextResponse
 
+from scrapy_robots_policy.fetch.verdict import CHECK_ONLY_META
 from scrapy_robots_policy.robotstxt import ROBOTS_TXT_PATH
+from scrapy_robots_policy.usage.policy import CHECK_PURPOSES_META
 
 if TYPE_CHECKING:
     from urllib.parse import ParseResult
@@ -33,11 +35,16 @@ logger = logging.getLogger("scrapy_robots_policy.downloader")
 ANSWERED_FLAGS = ("cached", "robots_policy")
 
 
-def is_robots_txt(request: Request, parsed: ParseResult) -> bool:
+def answerable(request: Request, parsed: ParseResult) -> bool:
     """Whether ``request`` (whose URL is ``parsed``) GETs its origin's robots.txt, which
-    the plugin fetches itself; the path is compared first, the cheap miss of every page."""
-    return (parsed.path == ROBOTS_TXT_PATH and not parsed.query and not parsed.params
-            and request.method == "GET")
+    the plugin fetches itself. Not a ``scrapy check`` contract's request: its contract
+    reads the middleware's decision, as for any page. The path is compared first, the
+    cheap miss of every page."""
+    if parsed.path != ROBOTS_TXT_PATH or parsed.query or parsed.params:
+        return False
+    meta = request.meta
+    return (request.method == "GET" and CHECK_ONLY_META not in meta
+            and CHECK_PURPOSES_META not in meta)
 
 
 class SpiderRobotsRequests:

@@ -16,7 +16,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.utils.httpobj import urlparse_cached
 
 from scrapy_robots_policy.fetch.origin import Origin, Origins
-from scrapy_robots_policy.fetch.policy import CachedAnswer, Lookup, Policy
+from scrapy_robots_policy.fetch.policy import CLOSING, CachedAnswer, Lookup, Policy
 from scrapy_robots_policy.fetch.verdict import CHECK_ONLY_META, VERDICT_META
 from scrapy_robots_policy.page.request import DECISION_META, RequestDecision
 from scrapy_robots_policy.scrapy.choose_cache import make_cache
@@ -129,6 +129,8 @@ class RobotsPolicyDownloaderMiddleware:
     async def _wait_and_answer(self, origin: Origin, request: Request) -> Response | None:
         """The spider's robots.txt request joins (or starts) the plugin's fetch of it."""
         entry = await self._rounds.entry(origin, request)
+        if entry.summary == CLOSING:  # refused, as every request still waiting
+            self._refusals.closing(origin, request)
         return self._spider_robots.answer(origin, entry, request)
 
     def _judge(self, origin: Origin, entry: CachedAnswer, request: Request

@@ -174,6 +174,18 @@ def test_no_http_answer_to_pass_on_the_spiders_request_is_downloaded() -> None:
                         r"http://127.0.0.1:\d+ got no HTTP answer to pass on")
 
 
+def test_still_waiting_when_the_crawl_closes_it_is_refused_as_the_pages_are() -> None:
+    with LocalServer({"/robots.txt": Reply(503)}) as s:
+        r = crawl({"ROBOTS_POLICY_RETRY_PATIENCE": 60, "ROBOTS_POLICY_RETRY_BACKOFF": 1,
+                   "CLOSESPIDER_TIMEOUT": 2}, spider=Asks,
+                  start_urls=[s.url("/robots.txt"), s.url("/a")], timeout=120)
+    assert r.stat("finish_reason") == "closespider_timeout"
+    assert s.hits("/robots.txt") == r.stat("robotstxt/request_count")  # the plugin's only
+    assert r.stat("robotstxt/forbidden/closing") == 2
+    assert r.stat(f"test/failed/{s.url('/robots.txt')}") == 1
+    assert r.seconds < 30  # not the 60 s of patience
+
+
 def test_dont_obey_robotstxt_downloads_the_spiders_copy_itself() -> None:
     with LocalServer({"/robots.txt": Reply(body=ROBOTS)}) as s:
         r = crawl(spider=Asks, start_urls=[s.url("/robots.txt")],

@@ -20,6 +20,8 @@ __all__ = [
     "RobotsPolicyDownloaderMiddleware",
     "RobotsPolicySpiderMiddleware",
     "RobotsTxt",
+    "fetch_sitemap_urls",
+    "sitemap_urls",
 ]
 
 _HOMES = {
@@ -29,6 +31,8 @@ _HOMES = {
     "RobotsPolicySpiderMiddleware": "scrapy.spider",
     "Addon": "scrapy.addon",
     "RobotParser": "scrapy.robotparser",  # for ROBOTSTXT_PARSER, with Scrapy's middleware
+    "sitemap_urls": "scrapy.sitemaps",  # an origin's Sitemap URLs, from the plugin's copy
+    "fetch_sitemap_urls": "scrapy.sitemaps",
 }
 
 

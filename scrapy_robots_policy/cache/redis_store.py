@@ -260,7 +260,8 @@ def encode(entry: CachedAnswer) -> dict[str, bytes | str]:
     return {"kind": kind, "body": body, "summary": entry.summary,
             "expires_at": repr(entry.expires_at),
             "fetched_at": "" if entry.fetched_at is None else repr(entry.fetched_at),
-            "failures": str(entry.failures)}
+            "failures": str(entry.failures),
+            "status": "" if entry.status is None else str(entry.status)}
 
 
 def decode(fields: list[bytes], known: CachedAnswer | None = None) -> CachedAnswer:
@@ -272,6 +273,8 @@ def decode(fields: list[bytes], known: CachedAnswer | None = None) -> CachedAnsw
         fetched = f[b"fetched_at"]
         times = (float(f[b"expires_at"]), float(fetched) if fetched else None,
                  int(f[b"failures"]))
+        # Absent from entries written before it was kept: unknown, as for no answer.
+        status = int(f[b"status"]) if f.get(b"status") else None
     except (KeyError, ValueError, TypeError) as exc:
         raise ValueError(f"unreadable entry ({exc!r})") from exc
     if kind == b"allow":
@@ -284,4 +287,4 @@ def decode(fields: list[bytes], known: CachedAnswer | None = None) -> CachedAnsw
         rules, kept = known.rules, known.body
     else:
         rules, kept = RobotsTxt.parse(body), body
-    return CachedAnswer(rules, f[b"summary"].decode("utf-8", "replace"), *times, kept)
+    return CachedAnswer(rules, f[b"summary"].decode("utf-8", "replace"), *times, kept, status)

@@ -106,6 +106,10 @@ class CachedAnswer:
     #: so that other processes can share the entry and parse it themselves. Usually the
     #: very bytes object the parsed rules keep: no extra memory.
     body: bytes | None = None
+    #: The HTTP status of the answer ``rules`` come from (a failed refresh keeps the good
+    #: copy's), ``None`` when none came (a network error, another middleware's refusal):
+    #: a spider's own request for the file is answered with it (and ``body``).
+    status: int | None = None
 
     @property
     def unreachable(self) -> bool:
@@ -244,7 +248,7 @@ class Policy:
         if answer.definitive:
             ttl = s.ttl if answer.ttl is None else answer.ttl
             return Step(CachedAnswer(answer.rules, answer.summary, now + ttl, now,
-                                     body=answer.body))
+                                     body=answer.body, status=answer.status))
 
         failures = (previous.failures if previous else 0) + attempt
         # Retry-After may lengthen the wait, never shorten it below the backoff schedule:
@@ -260,7 +264,7 @@ class Policy:
             # retried later without holding any request.
             expires = min(now + wait, previous.fetched_at + s.stale_limit)
             return Step(CachedAnswer(previous.rules, previous.summary, expires, previous.fetched_at,
-                              failures, previous.body))
+                              failures, previous.body, previous.status))
 
         deadline = waiting_since + s.patience
         if not server_wait:
@@ -272,7 +276,7 @@ class Policy:
         hold = max(self.backoff(failures + 1, answer.status), _MIN_RETRY_WAIT,
                    answer.retry_after or 0.0)
         unreachable = CachedAnswer(RobotsTxt.disallow_all(), answer.summary, now + hold, None,
-                            failures)
+                            failures, status=answer.status)
         return Step(unreachable)
 
     # -- header values and schedules -------------------------------------------------------

@@ -28,6 +28,8 @@ class CrawlState:
     settings_source: Any = None
     settings: Any = None  # RobotsPolicySettings
     user_agents: Any = None  # UserAgentChoice
+    #: The crawl's RobotsPolicyDownloaderMiddleware, for spider code's helpers (.sitemaps).
+    robots_middleware: Any = None
 
 
 def crawl_state(crawler: Crawler) -> CrawlState:

@@ -2,7 +2,8 @@
 
 Thin by design: it finds a request's origin, asks the cache and the policy whether its
 robots.txt is known, has it fetched when not (:mod:`.rounds`), and refuses what the
-rules disallow with :exc:`~scrapy.exceptions.IgnoreRequest`.
+rules disallow with :exc:`~scrapy.exceptions.IgnoreRequest`. A spider's own request for
+a robots.txt is answered from that fetch (:mod:`.spider_robots`), never downloaded twice.
 """
 
 from __future__ import annotations
@@ -15,23 +16,24 @@ from scrapy.exceptions import NotConfigured
 from scrapy.utils.httpobj import urlparse_cached
 
 from scrapy_robots_policy.fetch.origin import Origin, Origins
-from scrapy_robots_policy.fetch.policy import CachedAnswer, Lookup, Policy
+from scrapy_robots_policy.fetch.policy import CLOSING, CachedAnswer, Lookup, Policy
 from scrapy_robots_policy.fetch.verdict import CHECK_ONLY_META, VERDICT_META
 from scrapy_robots_policy.page.request import DECISION_META, RequestDecision
-from scrapy_robots_policy.robotstxt import ROBOTS_TXT_PATH
 from scrapy_robots_policy.scrapy.choose_cache import make_cache
+from scrapy_robots_policy.scrapy.crawlstate import crawl_state
 from scrapy_robots_policy.scrapy.download import RobotsDownload
 from scrapy_robots_policy.scrapy.pacing import make_pacing
 from scrapy_robots_policy.scrapy.refusals import Refusals
 from scrapy_robots_policy.scrapy.rounds import FetchRounds
 from scrapy_robots_policy.scrapy.settings import RobotsPolicySettings
+from scrapy_robots_policy.scrapy.spider_robots import SpiderRobotsRequests, answerable
 from scrapy_robots_policy.scrapy.usagegate import UsageGate
 from scrapy_robots_policy.scrapy.useragent import UserAgentChoice
 from scrapy_robots_policy.usage.policy import CHECK_PURPOSES_META
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
-    from scrapy.http import Request
+    from scrapy.http import Request, Response
     from typing_extensions import Self
 
 
@@ -66,6 +68,8 @@ class RobotsPolicyDownloaderMiddleware:
         # asked for it at once, rather than for a yes or no and then again for the line.
         self._needs_line = bool(settings.item_field or settings.purposes or settings.also_obey)
         self._origins = Origins()
+        self._spider_robots = SpiderRobotsRequests(crawler)
+        crawl_state(crawler).robots_middleware = self  # for spider code (.sitemaps)
         crawler.signals.connect(self._spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self._spider_closed, signal=signals.spider_closed)
 
@@ -74,8 +78,9 @@ class RobotsPolicyDownloaderMiddleware:
         return cls(crawler)
 
     def process_request(self, request: Request, spider: Any = None
-                        ) -> Coroutine[Any, Any, None] | None:
+                        ) -> Response | Coroutine[Any, Any, Response | None] | None:
         """Pass or refuse ``request``; when its robots.txt is not known yet, wait for it.
+        A request for the robots.txt itself is answered from the plugin's fetch of it.
 
         Not a coroutine function on purpose: a request whose answer is cached is decided
         synchronously, without the cost of a coroutine; only waiting returns one.
@@ -86,21 +91,47 @@ class RobotsPolicyDownloaderMiddleware:
         origin = self._origins.of(request.url, parsed.scheme, parsed.netloc)
         if origin is None:  # data:, file:, or nothing a robots.txt could govern
             return None
+        entry = self._deciding_entry(origin, request)
+        if answerable(request, parsed):  # fetched once, whoever asks
+            if entry is None:
+                return self._wait_and_answer(origin, request)
+            return self._spider_robots.answer(origin, entry, request)
+        if entry is None:
+            return self._wait_and_judge(origin, request)
+        return self._judge(origin, entry, request)
+
+    async def robots_entry(self, origin: Origin, request: Request) -> CachedAnswer:
+        """What robots.txt says of ``origin`` now, fetched first if unknown (for spider
+        code: :mod:`.sitemaps`); ``request`` is the one that asks."""
+        entry = self._deciding_entry(origin, request)
+        return entry if entry is not None else await self._rounds.entry(origin, request)
+
+    def known_entry(self, origin: Origin) -> CachedAnswer | None:
+        """This process's copy of ``origin``'s robots.txt, fresh or not, without a fetch."""
+        return self._cache.get(origin)
+
+    def _deciding_entry(self, origin: Origin, request: Request) -> CachedAnswer | None:
+        """The entry that decides ``origin``'s requests now (an expired copy while it is
+        refreshed in the background), or ``None``: they wait for a fetch."""
         entry = self._cache.get(origin)
         lookup = self._policy.lookup(entry)
         if lookup is Lookup.FETCH:
-            if _is_robots_txt(request):  # allowed whatever it says: no waiting for itself
-                return None
-            return self._wait_and_judge(origin, request)
+            return None
         if lookup is Lookup.USE_AND_REFRESH:
             self._rounds.refresh(origin, request)  # the stale copy answers meanwhile
-        assert entry is not None
-        return self._judge(origin, entry, request)
+        return entry
 
     async def _wait_and_judge(self, origin: Origin, request: Request) -> None:
         then = self._judge(origin, await self._rounds.entry(origin, request), request)
         if then is not None:
             await then
+
+    async def _wait_and_answer(self, origin: Origin, request: Request) -> Response | None:
+        """The spider's robots.txt request joins (or starts) the plugin's fetch of it."""
+        entry = await self._rounds.entry(origin, request)
+        if entry.summary == CLOSING:  # refused, as every request still waiting
+            self._refusals.closing(origin, request)
+        return self._spider_robots.answer(origin, entry, request)
 
     def _judge(self, origin: Origin, entry: CachedAnswer, request: Request
                ) -> Coroutine[Any, Any, None] | None:
@@ -140,8 +171,3 @@ class RobotsPolicyDownloaderMiddleware:
         self._stats.set_value("robotstxt/cached_origins", len(self._cache))
         self._stats.set_value("robotstxt/cache_evictions", self._cache.evictions)
 
-
-def _is_robots_txt(request: Request) -> bool:
-    """Whether ``request`` is for its origin's robots.txt, which the engine always allows."""
-    parsed = urlparse_cached(request)
-    return parsed.path == ROBOTS_TXT_PATH and not parsed.query and not parsed.params

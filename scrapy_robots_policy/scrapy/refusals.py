@@ -11,12 +11,14 @@ from typing import TYPE_CHECKING, NoReturn
 
 from scrapy.exceptions import IgnoreRequest
 
+from scrapy_robots_policy.fetch.origin import robots_url
 from scrapy_robots_policy.fetch.policy import CLOSING
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import Request
 
+    from scrapy_robots_policy.fetch.origin import Origin
     from scrapy_robots_policy.page.request import RequestDecision
 
 # The downloader middleware's own logger name, which log filters already use.
@@ -54,6 +56,20 @@ class Refusals:
                           "rule": f": {verdict.rule}" if verdict.rule else "",
                           "agent": verdict.user_agent}, extra=extra)
         raise IgnoreRequest(f"Forbidden by robots.txt: {verdict.reason}")
+
+    def closing(self, origin: Origin, request: Request) -> NoReturn:
+        """Refuse a request that no rule could refuse (a spider's request for the robots.txt
+        itself) but that still waited for its robots.txt when the crawl began closing:
+        counted and logged as the other requests waiting then, for a closing crawl sends no
+        more requests."""
+        self._stats.inc_value("robotstxt/forbidden")
+        self._stats.inc_value("robotstxt/forbidden/closing")
+        logger.debug("Forbidden by robots.txt: %(request)s (robots.txt of %(origin)s "
+                     "unreachable: %(why)s)", {"request": request, "origin": origin,
+                                               "why": CLOSING},
+                     extra={"spider": self._crawler.spider})
+        raise IgnoreRequest(f"Forbidden by robots.txt: {robots_url(origin)} unreachable "
+                            f"({CLOSING})")
 
     def usage(self, decision: RequestDecision, request: Request, enforce: bool) -> None:
         """Refuse ``request`` for the purpose its origin's signals refuse (``decision``'s

@@ -287,10 +287,23 @@ def test_one_lease_holder_at_a_time_and_its_answer_ends_the_wait(
 
 
 def test_fixed_outcomes_and_times_survive_the_round_trip() -> None:
-    unreachable = CachedAnswer(RobotsTxt.disallow_all(), "503", 50.0, None, 3)
-    allow = CachedAnswer(RobotsTxt.allow_all(), "404: allow all", 60.0, 10.0)
-    for original in (unreachable, allow):
-        fields: list[bytes] = []
-        for name, value in encode(original).items():
-            fields += [name.encode(), value if isinstance(value, bytes) else value.encode()]
-        assert decode(fields) == original
+    unreachable = CachedAnswer(RobotsTxt.disallow_all(), "503", 50.0, None, 3, status=503)
+    allow = CachedAnswer(RobotsTxt.allow_all(), "404: allow all", 60.0, 10.0, status=404)
+    lost = CachedAnswer(RobotsTxt.disallow_all(), "TimeoutError", 50.0, None, 1)
+    for original in (unreachable, allow, lost):
+        assert decode(flat(encode(original))) == original
+
+
+def test_an_entry_written_before_statuses_were_kept_reads_as_no_status() -> None:
+    fields = encode(CachedAnswer(RobotsTxt.allow_all(), "404: allow all", 60.0, 10.0,
+                                 status=404))
+    del fields["status"]
+    assert decode(flat(fields)).status is None  # a spider's own request is downloaded
+
+
+def flat(fields: dict[str, bytes | str]) -> list[bytes]:
+    """The fields as a flat ``HGETALL`` reply."""
+    reply: list[bytes] = []
+    for name, value in fields.items():
+        reply += [name.encode(), value if isinstance(value, bytes) else value.encode()]
+    return reply

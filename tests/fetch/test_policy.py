@@ -336,6 +336,22 @@ def test_a_404_is_a_good_copy_too(policy: Policy, clock: Clock) -> None:
     assert kept is not None and kept.rules.allowed("/x", "Bot")
 
 
+
+def test_each_entry_keeps_the_status_a_spiders_own_request_is_answered_with(
+        policy: Policy, clock: Clock) -> None:
+    good = policy.settle(None, answer_of(policy, Fetched(200, RULES)), clock.t).entry
+    assert good is not None and (good.status, good.body) == (200, RULES)
+    clock.t += DAY + 1
+    kept = policy.settle(good, answer_of(policy, Fetched(503)), clock.t).entry
+    assert kept is not None and (kept.status, kept.body) == (200, RULES)  # the copy's
+    gone = policy.settle(None, answer_of(policy, Fetched(503)), clock.t - 21.0).entry
+    assert gone is not None and gone.unreachable and gone.status == 503
+    missing = policy.settle(None, answer_of(policy, Fetched(404, b"<html>")), clock.t).entry
+    assert missing is not None and (missing.status, missing.body) == (404, None)
+    lost = policy.settle(None, answer_of(policy, Fetched(None, error="reset")),
+                         clock.t - 21.0).entry
+    assert lost is not None and lost.status is None  # no HTTP answer to pass on
+
 # -- faults: header values and answers that must not break anything --------------------------
 
 

@@ -295,6 +295,29 @@ def test_meta_after_robotstxt_is_a_fail_saying_what_to_change(
                                                       "parse_open (@robotstxt pre-hook)")
 
 
+def test_robotstxt_on_the_robots_txt_itself_is_decided_like_any_page(
+    tmp_path: Path, server: LocalServer
+) -> None:
+    """A spider's robots.txt request is answered from the plugin's fetch, but a contract's
+    is decided and downloaded: its contract reads the middleware's decision."""
+    spider = textwrap.dedent('''
+        import scrapy
+
+
+        class CheckedSpider(scrapy.Spider):
+            name = "checked"
+
+            def parse_robots(self, response):
+                """@url {base}/robots.txt
+                @robotstxt allowed
+                """
+    ''')
+    result = scrapy_check(make_project(tmp_path, server.origin, spider=spider))
+    output = result.stdout + result.stderr
+    assert outcomes(output) == {"parse_robots (@robotstxt pre-hook)": "ok"}, output
+    assert server.hits("/robots.txt") == 2  # the plugin's fetch, then the contract's
+
+
 def test_unreachable_robots_txt_disallows(tmp_path: Path) -> None:
     spider = textwrap.dedent('''
         import scrapy

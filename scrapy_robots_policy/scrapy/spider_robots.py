@@ -1,0 +1,74 @@
+"""A spider's own requests for an origin's robots.txt, answered from the plugin's fetch of it.
+
+The downloader middleware fetches every origin's robots.txt anyway; a spider that asks for
+it too (a ``SitemapSpider`` whose ``sitemap_urls`` name robots.txt) gets that fetch's
+answer, in flight or cached, instead of a second download: one fetch per origin, whoever
+asks first, and the rules obeyed are the same either way.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from scrapy.http import TextResponse
+
+from scrapy_robots_policy.fetch.verdict import CHECK_ONLY_META
+from scrapy_robots_policy.robotstxt import ROBOTS_TXT_PATH
+from scrapy_robots_policy.usage.policy import CHECK_PURPOSES_META
+
+if TYPE_CHECKING:
+    from urllib.parse import ParseResult
+
+    from scrapy.crawler import Crawler
+    from scrapy.http import Request
+
+    from scrapy_robots_policy.fetch.origin import Origin
+    from scrapy_robots_policy.fetch.policy import CachedAnswer
+
+# The downloader middleware's own logger name, which log filters already use.
+logger = logging.getLogger("scrapy_robots_policy.downloader")
+
+#: The flags of an answered response: ``cached`` as Scrapy's HTTP cache marks a response
+#: that was not downloaded for its request (the HTTP cache then does not store it), and
+#: ``robots_policy`` for whose copy it is.
+ANSWERED_FLAGS = ("cached", "robots_policy")
+
+
+def answerable(request: Request, parsed: ParseResult) -> bool:
+    """Whether ``request`` (whose URL is ``parsed``) GETs its origin's robots.txt, which
+    the plugin fetches itself. Not a ``scrapy check`` contract's request: its contract
+    reads the middleware's decision, as for any page. The path is compared first, the
+    cheap miss of every page."""
+    if parsed.path != ROBOTS_TXT_PATH or parsed.query or parsed.params:
+        return False
+    meta = request.meta
+    return (request.method == "GET" and CHECK_ONLY_META not in meta
+            and CHECK_PURPOSES_META not in meta)
+
+
+class SpiderRobotsRequests:
+    """Answers, counts and logs a spider's robots.txt requests from the plugin's entries."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        self._crawler = crawler
+        self._stats = crawler.stats
+
+    def answer(self, origin: Origin, entry: CachedAnswer, request: Request
+               ) -> TextResponse | None:
+        """The response ``entry`` gives ``request``: the status of the fetch's last answer
+        (after its redirects) with its body as kept (2xx only, at most the size cap), at
+        the URL asked for; ``None`` (download it) when the fetch got no HTTP answer."""
+        extra = {"spider": self._crawler.spider}
+        if entry.status is None:  # a network error, another middleware's refusal
+            self._stats.inc_value("robotstxt/spider_requests_downloaded")
+            logger.debug("Downloading %(request)s: the robots.txt of %(origin)s got no HTTP "
+                         "answer to pass on (%(why)s)",
+                         {"request": request, "origin": origin, "why": entry.summary},
+                         extra=extra)
+            return None
+        self._stats.inc_value("robotstxt/spider_requests_answered")
+        logger.debug("Answered %(request)s from the plugin's fetch of it (%(why)s)",
+                     {"request": request, "why": entry.summary}, extra=extra)
+        return TextResponse(request.url, status=entry.status, body=entry.body or b"",
+                            encoding="utf-8", request=request, flags=list(ANSWERED_FLAGS))

@@ -210,6 +210,31 @@ def test_malformed_signals_are_ignored_counted_and_logged_once() -> None:
     assert len(log_lines(r, r"Usage signal of .* ignored: .*Content-Signal")) == 1
 
 
+def test_labels_not_read_are_told_once_per_origin_at_info_and_counted() -> None:
+    # What generated robots.txt files and some servers still write: labels of earlier
+    # aipref revisions (ignored, as vocab-08 section 6.4 requires), Content Signals' use=.
+    routes = {
+        "/robots.txt": Reply(body="User-agent: *\nContent-Usage: ai=n\n"
+                                  "Content-Signal: search=yes, use=reference\nAllow: /\n"),
+        "/.well-known/tdmrep.json": Reply(404),
+        "/a": html_page(**{"Content-Usage": "train-genai=n, x-private=y"}),
+        "/b": html_page(**{"Content-Usage": "train-genai=n"}),
+        "/c": html_page(),
+    }
+    with LocalServer(routes) as s:
+        r = purposes_crawl(s, ["/a", "/b", "/c"], ["search", "ai-train"])
+    assert sorted(page_items(r)) == ["a", "b", "c"]  # ai=n, train-genai=n refuse nothing
+    told = log_lines(r, r"^INFO .*Usage label '.*' of http://127\.0\.0\.1:\d+ ignored")
+    assert len(told) == 4, told
+    [ai] = [line for line in told if "'ai'" in line]
+    assert 'ignored (robots.txt line 2: "Content-Usage: ai=n"): AI Training in ' \
+           "draft-ietf-aipref-vocab-01; not a label of draft-ietf-aipref-vocab-08" in ai
+    assert r.stat("robots_policy/usage/ignored_labels") == 4
+    for name in ("ai", "use", "train-genai", "other"):
+        assert r.stat(f"robots_policy/usage/ignored_labels/{name}") == 1, name
+    assert r.stat("robots_policy/usage/invalid_signals") == 0  # nothing malformed
+
+
 # --- the compliance record -------------------------------------------------------------
 
 

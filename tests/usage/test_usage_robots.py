@@ -56,11 +56,16 @@ def test_malformed_values_give_no_signal_but_a_problem() -> None:
             b"Content-Usage: train-ai=n search=y\nContent-Signal:\n")
     reading = robots_signals(RobotsTxt.parse(text), "/", "x")
     assert {(s.purpose, s.allowed) for s in reading.signals} == {("search", True)}
-    assert len(reading.problems) == 4
+    assert len(reading.problems) == 3
     assert reading.problems[0].startswith('robots.txt line 2: "Content-Signal: search=yes')
-    assert "'ai_train=no' is not one of search, ai-input, ai-train" in reading.problems[0]
-    assert "not a structured-field dictionary" in reading.problems[2]
-    assert reading.problems[3] == 'robots.txt line 4: "Content-Signal: ": no value'
+    assert "'ai-input=maybe' is not one of search, ai-input, ai-train" in reading.problems[0]
+    assert "not a structured-field dictionary" in reading.problems[1]
+    assert reading.problems[2] == 'robots.txt line 4: "Content-Signal: ": no value'
+    # A name the policy does not give is no malformed value but a label not read.
+    [ignored] = reading.ignored
+    assert (ignored.label, ignored.known, ignored.stat_name) == ("ai_train", False, "other")
+    assert ignored.evidence.startswith('robots.txt line 2: "Content-Signal: search=yes')
+    assert "not one of the Content Signals Policy's search, ai-input, ai-train" in ignored.why
 
 
 def test_content_signal_is_read_leniently_about_case_and_blanks() -> None:

@@ -260,6 +260,38 @@ def test_the_record_names_the_robots_txt_body_line_and_usage_decisions() -> None
     assert noai["robotstxt"]["why"] == "no rule matched"
 
 
+def test_the_record_binds_the_page_and_the_files_in_force_when_it_was_read(
+        tmp_path: Any) -> None:
+    # What draft-reilly-aipref-compliance-00 has a record bind: the content retrieved,
+    # the preference expressions in force then, the uses the crawl assigned it.
+    import hashlib
+    import json
+    import subprocess
+    import sys
+
+    feed = tmp_path / "items.jl"
+    with LocalServer(PAGES) as s:
+        purposes_crawl(s, ["/plain"], ["tdm", "search"], ROBOTS_POLICY_ITEM_FIELD="robots",
+                       FEEDS={str(feed): {"format": "jsonlines"}})
+    [line] = feed.read_text().splitlines()
+    record = json.loads(line)["robots"]
+    served = PAGES["/plain"].body
+    assert isinstance(served, str)
+    assert record["page"]["url"] == s.url("/plain")
+    assert record["page"]["sha256"] == hashlib.sha256(served.encode()).hexdigest()
+    assert record["page"]["fetched"].endswith("+00:00")
+    tdmrep = PAGES["/.well-known/tdmrep.json"].body
+    assert isinstance(tdmrep, str)
+    assert record["usage"]["tdmrep"] == {
+        "url": s.url("/.well-known/tdmrep.json"), "fetched": record["usage"]["tdmrep"]["fetched"],
+        "sha256": hashlib.sha256(tdmrep.encode()).hexdigest()}
+    assert record["usage"]["vocabulary"] == "draft-ietf-aipref-vocab-08"
+    assert record["usage"]["purposes"] == {"tdm": True, "search": True}
+    audit = subprocess.run([sys.executable, "-m", "scrapy_robots_policy", "audit", str(feed)],
+                           capture_output=True, text=True, timeout=60, check=False)
+    assert audit.returncode == 0, audit.stdout  # the old reader reads the new record
+
+
 def test_without_purposes_the_item_field_holds_the_record_without_usage() -> None:
     with LocalServer({"/robots.txt": Reply(404), "/a": html_page()}) as s:
         r = crawl({"ROBOTS_POLICY_ITEM_FIELD": "robots"}, start_urls=[s.url("/a")])

@@ -30,7 +30,7 @@ def test_content_signals_policy_example() -> None:
 
 
 def test_attach_draft_example() -> None:
-    # train-ai is vocab-07's label for AI training: our ai-train.
+    # train-ai is vocab-08's label for AI Training: our ai-train.
     assert said(ATTACH_EXAMPLE, "https://example.com/test", "OtherBot") == {("ai-train", False)}
     assert said(ATTACH_EXAMPLE, "/ai-ok/test", "OtherBot") == {("ai-train", True)}
     assert said(ATTACH_EXAMPLE, "/test", "ExampleBot") == {("ai-train", True)}
@@ -40,7 +40,7 @@ def test_attach_draft_example() -> None:
 
 
 def test_content_usage_follows_the_vocabulary_processing_rules() -> None:
-    # vocab-07 section 5.6: duplicates keep the last value; a boolean or a string is no
+    # vocab-08 section 6.5: duplicates keep the last value; a boolean or a string is no
     # preference; parameters are ignored; upper case fails the whole dictionary.
     assert said(b"Content-Usage: train-ai=y, train-ai=n\n") == {("ai-train", False)}
     assert said(b'Content-Usage: train-ai=y, train-ai, search=n, search="n"\n') == set()

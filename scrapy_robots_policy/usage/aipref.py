@@ -47,6 +47,9 @@ RETIRED = {
     "bots": "Automated Processing in draft-ietf-aipref-vocab-03 and -04",
     "ai-output": "AI Output in draft-ietf-aipref-vocab-04",
 }
+#: Ignored labels told per statement; past them, one problem says how many more there were
+#: (a statement of hundreds of made-up labels is not hundreds of INFO lines).
+MAX_IGNORED = 16
 _PREFERENCES = {"y": True, "n": False}
 _UNKNOWN = (f"not a label of {VOCABULARY}, which ignores the labels it does not define "
             "(section 6.4)")
@@ -82,7 +85,18 @@ def preferences(statement: str | bytes, source: str, evidence: str) -> Reading:
             problems.append(f"{evidence}: {label}: not the token y or n: preference unknown")
         else:
             signals.append(Signal(purpose, allowed, source, evidence))
-    return Reading(tuple(signals), tuple(problems), tuple(ignored))
+    more, kept = told(ignored, evidence)
+    return Reading(tuple(signals), (*problems, *more), kept)
+
+
+def told(ignored: list[IgnoredLabel], evidence: str
+         ) -> tuple[tuple[str, ...], tuple[IgnoredLabel, ...]]:
+    """(problems, ignored labels) of one statement: at most :data:`MAX_IGNORED` labels,
+    and a problem saying how many more were not told."""
+    if len(ignored) <= MAX_IGNORED:
+        return (), tuple(ignored)
+    return ((f"{evidence}: {len(ignored) - MAX_IGNORED} more labels not read",),
+            tuple(ignored[:MAX_IGNORED]))
 
 
 def ignored_label(label: str, evidence: str) -> IgnoredLabel:

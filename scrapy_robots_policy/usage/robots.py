@@ -9,7 +9,7 @@ from scrapy_robots_policy.robotstxt import RobotsTxt, UsageLine
 from scrapy_robots_policy.robotstxt.usage import CONTENT_SIGNAL as CONTENT_SIGNAL_KEY
 from scrapy_robots_policy.robotstxt.usage import MAX_USAGE_LINES, MAX_USAGE_VALUE
 
-from .aipref import preferences
+from .aipref import preferences, told
 from .purposes import CONTENT_SIGNAL, CONTENT_USAGE, Signal
 from .reading import NOTHING, IgnoredLabel, Reading
 
@@ -77,4 +77,5 @@ def content_signal(value: str, evidence: str = "Content-Signal") -> Reading:
                             "ai-input, ai-train set to yes or no: ignored")
         else:
             signals.append(Signal(name, allowed, CONTENT_SIGNAL, evidence))
-    return Reading(tuple(signals), tuple(problems), tuple(ignored))
+    more, kept = told(ignored, evidence)
+    return Reading(tuple(signals), (*problems, *more), kept)

@@ -7,7 +7,13 @@ import pytest
 
 from scrapy_robots_policy.robotstxt import RobotsTxt
 from scrapy_robots_policy.usage import decide, header_signals, refused, robots_signals
-from scrapy_robots_policy.usage.aipref import LABELS, RETIRED, VOCABULARY, preferences
+from scrapy_robots_policy.usage.aipref import (
+    LABELS,
+    MAX_IGNORED,
+    RETIRED,
+    VOCABULARY,
+    preferences,
+)
 from scrapy_robots_policy.usage.purposes import CONTENT_USAGE, PURPOSES
 
 
@@ -92,3 +98,12 @@ def test_header_labels_are_ignored_alike() -> None:
     assert [(s.purpose, s.allowed) for s in reading.signals] == [("ai-input", False)]
     assert [i.label for i in reading.ignored] == ["train-genai"]
     assert reading.ignored[0].evidence == "Content-Usage: train-genai=n, ai-use=n"
+
+
+def test_a_statement_of_many_made_up_labels_tells_a_few_and_counts_the_rest() -> None:
+    statement = ", ".join(f"x{n}=n" for n in range(40))
+    for reading in (preferences(statement, CONTENT_USAGE, "here"),
+                    robots_signals(RobotsTxt.parse(f"Content-Signal: {statement}\n"), "/",
+                                   "bot")):
+        assert len(reading.ignored) == MAX_IGNORED
+        assert reading.problems[-1].endswith(f"{40 - MAX_IGNORED} more labels not read")

@@ -25,9 +25,7 @@ RECONNECT_AFTER = 10.0
 class Outages:
     """Parts of Redis (by scope: 0, or a cluster's slot) that failed, and until when."""
 
-    def __init__(self, crawler: Crawler, url: str,
-                 falls_back: str = "robots.txt is fetched, and Crawl-delay kept,",
-                 shared: str = "robots.txt") -> None:
+    def __init__(self, crawler: Crawler, url: str, falls_back: str, shared: str) -> None:
         assert crawler.stats is not None  # a crawler has its stats before its components
         self._stats = crawler.stats
         self._crawler = crawler

@@ -1,7 +1,9 @@
-"""The Redis side of sharing robots.txt: keys, Lua scripts, one server or a Redis Cluster.
+"""The Redis side of sharing robots.txt (and tdmrep.json): keys, Lua scripts, one server
+or a Redis Cluster.
 
 Every key of one origin carries the origin as its hash tag (``robots_policy:{origin}``,
-``...#lease``, ``...#turn``), so on a Redis Cluster they live in one slot and every
+``...#lease``, ``...#turn``; another document's entry and lease ``...#tdmrep.json`` and
+``...#tdmrep.json#lease``), so on a Redis Cluster they live in one slot and every
 script, which touches only the keys of one origin, runs there. A ``{`` or ``}`` in the
 prefix or in an origin (and ``%``, to keep names distinct) is written percent-encoded,
 so the origin is always the key's only hash tag. No Scrapy in here.
@@ -23,6 +25,7 @@ from redis.backoff import NoBackoff
 from redis.crc import key_slot
 from redis.exceptions import RedisError
 
+from scrapy_robots_policy.fetch.document import ROBOTS_TXT, Document
 from scrapy_robots_policy.fetch.origin import Origin
 from scrapy_robots_policy.fetch.policy import CachedAnswer
 from scrapy_robots_policy.robotstxt import RobotsTxt
@@ -139,14 +142,17 @@ def connect(url: str) -> Redis | RedisCluster:
 
 
 class RedisStore:
-    """Entries by origin, leases, ordered writes, turns; one server or a cluster."""
+    """Entries of one document by origin, leases, ordered writes, turns; one server or a
+    cluster."""
 
     def __init__(self, url: str, prefix: str = DEFAULT_PREFIX, lease_time: float = 10.0,
-                 stale_limit: float = 30 * 86400.0) -> None:
+                 stale_limit: float = 30 * 86400.0, document: Document = ROBOTS_TXT) -> None:
         self.client = connect(url)
         self._url = url
         self.cluster = isinstance(self.client, RedisCluster)
         self.prefix = escaped(prefix)
+        # robots.txt's keys keep the names they had before other documents were shared.
+        self._suffix = "" if document == ROBOTS_TXT else f"#{document.name}"
         #: Where writes are announced, to wake the processes waiting for them.
         self.channel = self.prefix + "written"
         #: Where pauses a site asked one process for are announced to the others.
@@ -162,8 +168,16 @@ class RedisStore:
 
     def keys(self, origin: Origin) -> tuple[str, str]:
         """The entry's key (the prefixed origin, as hash tag) and its lease's."""
-        key = f"{self.prefix}{{{escaped(str(origin))}}}"
+        key = self._origin_key(origin) + self._suffix
         return key, key + "#lease"
+
+    def announced(self, origin: Origin) -> str:
+        """What a write of ``origin``'s entry publishes on :attr:`channel`: the origin for
+        robots.txt, as before; the origin and the document's name for another."""
+        return str(origin) + self._suffix
+
+    def _origin_key(self, origin: Origin) -> str:
+        return f"{self.prefix}{{{escaped(str(origin))}}}"
 
     def scope(self, origin: Origin) -> int:
         """What fails together with ``origin``'s keys: its slot on a cluster, else 0."""
@@ -194,7 +208,8 @@ class RedisStore:
             fields += [name, value]
         return bool(await self._write(keys=self.keys(origin),
                                       args=[repr(version), ttl_ms, token, self.channel,
-                                            str(origin), "version", repr(version), *fields]))
+                                            self.announced(origin), "version", repr(version),
+                                            *fields]))
 
     async def renew(self, origin: Origin, token: str) -> bool:
         return bool(await self._renew(keys=[self.keys(origin)[1]],
@@ -203,14 +218,14 @@ class RedisStore:
     async def turn(self, origin: Origin, delay: float) -> float:
         """Seconds until this request's turn: the origin's requests, from every process,
         go one per ``delay``."""
-        key = self.keys(origin)[0] + "#turn"
+        key = self._origin_key(origin) + "#turn"
         return int(await self._turn(keys=[key], args=[max(int(delay * 1000), 1)])) / 1000
 
     async def pause(self, origin: Origin, seconds: float, sender: str) -> None:
         """No turn of ``origin`` for ``seconds``; announced on :attr:`pause_channel` as
         ``"<ms> <sender> <origin>"``."""
         ms = max(int(seconds * 1000), 1)
-        await self._pause(keys=[self.keys(origin)[0] + "#turn"],
+        await self._pause(keys=[self._origin_key(origin) + "#turn"],
                           args=[ms, self.pause_channel, f"{ms} {sender} {origin}"])
 
     @contextlib.asynccontextmanager
@@ -249,7 +264,9 @@ class RedisStore:
 
 def encode(entry: CachedAnswer) -> dict[str, bytes | str]:
     """The fields stored for an entry: the body rather than the parsed rules."""
-    if entry.rules is RobotsTxt.allow_all():
+    if entry.rules is RobotsTxt.allow_all() and entry.body is not None:
+        kind, body = "body", entry.body  # a body for its own reader (tdmrep.json)
+    elif entry.rules is RobotsTxt.allow_all():
         kind, body = "allow", b""
     elif entry.rules is RobotsTxt.disallow_all():
         kind, body = "deny", b""
@@ -279,6 +296,8 @@ def decode(fields: list[bytes], known: CachedAnswer | None = None) -> CachedAnsw
         raise ValueError(f"unreadable entry ({exc!r})") from exc
     if kind == b"allow":
         rules, kept = RobotsTxt.allow_all(), None
+    elif kind == b"body":
+        rules, kept = RobotsTxt.allow_all(), body
     elif kind == b"deny":
         rules, kept = RobotsTxt.disallow_all(), None
     elif kind != b"rules":

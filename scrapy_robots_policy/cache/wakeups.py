@@ -1,7 +1,8 @@
 """Waking the processes that wait for another's robots.txt fetch, instead of polling.
 
 Each process keeps one subscription to the store's channel, opened the first time it
-waits; the write script publishes the origin it wrote. A waiter registers, makes sure
+waits; the write script publishes the origin it wrote (``RedisStore.announced``: with the
+document's name when it is not robots.txt). A waiter registers, makes sure
 the subscription is live, and only then asks Redis again, so no write can fall between
 its look and its wait. A lost subscription wakes every waiter (they look again) and is
 opened anew by the next wait; when it cannot be, waiters poll as they did before.
@@ -31,14 +32,15 @@ class Wakeups:
     def watch(self, origin: Origin) -> Iterator[asyncio.Future[None]]:
         """A future done when ``origin``'s answer is written (or the subscription lost)."""
         woken: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        waiting = self._waiting.setdefault(str(origin), set())
+        announced = self._store.announced(origin)
+        waiting = self._waiting.setdefault(announced, set())
         waiting.add(woken)
         try:
             yield woken
         finally:
             waiting.discard(woken)
             if not waiting:
-                self._waiting.pop(str(origin), None)
+                self._waiting.pop(announced, None)
 
     async def listening(self) -> bool:
         """Whether writes reach this process now (subscribing if it does not yet)."""

@@ -23,7 +23,8 @@ def policy(purposes: list[str]) -> UsagePolicy:
 
 
 def describe(reading: UsageReading) -> list[str]:
-    """One line per purpose (allowed / refused, and by what), then what was ignored."""
+    """One line per purpose (allowed / refused, and by what), then what was ignored (values
+    that do not parse, and labels that name no purpose here)."""
     lines = [f"{'allowed' if d.allowed else 'refused'} for {d.purpose}: "
              f"{d.signal.evidence if d.signal else 'no signal'}"
              + (f" ({d.signal.source})" if d.signal else "") for d in reading.decisions]
@@ -32,4 +33,6 @@ def describe(reading: UsageReading) -> list[str]:
     lines.extend(f"  also: {s.purpose} {'allowed' if s.allowed else 'refused'} by "
                  f"{s.evidence} ({s.source})" for s in others)
     lines.extend(f"  ignored: {problem}" for problem in reading.problems)
+    lines.extend(f"  ignored: label {label.label!r} ({label.evidence}): {label.why}"
+                 for label in reading.ignored)
     return lines

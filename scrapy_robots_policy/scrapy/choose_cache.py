@@ -1,4 +1,5 @@
-"""The one place where the settings choose the robots.txt cache backend."""
+"""The one place where the settings choose the cache backend of robots.txt (and of
+tdmrep.json, whose cache is chosen the same way for its own document)."""
 
 from __future__ import annotations
 
@@ -30,9 +31,9 @@ def make_cache(crawler: Crawler, settings: RobotsPolicySettings, policy: Policy)
         # not stop the crawl nor make it obey less: each process fetches for itself.
         if crawler.stats is not None:
             crawler.stats.inc_value("robotstxt/redis_errors")
-        logger.error("ROBOTS_POLICY_REDIS_URL is set but robots.txt cannot be shared "
+        logger.error("ROBOTS_POLICY_REDIS_URL is set but %(document)s cannot be shared "
                      "(%(error)s%(hint)s): each process fetches its own",
-                     {"error": exc, "hint": _hint(exc)})
+                     {"error": exc, "hint": _hint(exc), "document": policy.document.name})
         return MemoryCache(settings.max_origins)
 
 

@@ -9,6 +9,9 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+from scrapy_robots_policy.fetch.origin import origin_of
+from scrapy_robots_policy.scrapy.ignoredlabels import IgnoredLabels
+
 if TYPE_CHECKING:
     from scrapy import Request
     from scrapy.crawler import Crawler
@@ -26,6 +29,7 @@ class PageAccounts:
     def __init__(self, crawler: Crawler) -> None:
         self._crawler = crawler
         self._stats = crawler.stats
+        self._ignored = IgnoredLabels(crawler, logger)
 
     def read(self, response: Response, page: Page) -> None:
         """Count a page read: its noindex or nofollow, and whatever in it was unusable."""
@@ -47,6 +51,8 @@ class PageAccounts:
             stats.inc_value("robots_policy/robots_tag_lenient")
             logger.debug("%(lenient)s, on %(url)s", {"lenient": lenient, "url": url},
                          extra=extra)
+        if page.usage and page.usage.ignored:
+            self._ignored.report(origin_of(url) or url, page.usage.ignored)
         if directives.cut:  # one line per response, however much was cut
             stats.inc_value("robots_policy/values_cut", len(directives.cut))
             logger.debug("Robots directives of %(url)s read in part: %(cut)s",

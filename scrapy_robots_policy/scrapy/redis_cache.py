@@ -1,5 +1,8 @@
 """One robots.txt fetch per origin across many Scrapy processes: answers shared in Redis.
 
+The same for tdmrep.json (a second cache of this class, for its document: the usage gate's),
+with the same leases, expiry and failure outcomes, under keys of its own.
+
 With ``ROBOTS_POLICY_REDIS_URL`` set, every process (on any host) keeps its in-memory
 cache, which answers requests while its copy is fresh without talking to Redis, and goes
 to Redis only when its copy is missing or expired (:meth:`RedisCache.claim`):
@@ -36,6 +39,7 @@ from scrapy import signals
 from scrapy_robots_policy.cache.memory import MemoryCache
 from scrapy_robots_policy.cache.redis_store import ERRORS, SOCKET_TIMEOUT, RedisStore, redacted
 from scrapy_robots_policy.cache.wakeups import Wakeups
+from scrapy_robots_policy.fetch.document import ROBOTS_TXT
 from scrapy_robots_policy.fetch.origin import Origin
 from scrapy_robots_policy.fetch.policy import CachedAnswer, Policy
 from scrapy_robots_policy.scrapy.redis_outages import Outages
@@ -67,10 +71,13 @@ class RedisCache(MemoryCache):
         self._stats = crawler.stats
         self._crawler = crawler
         lease_time = settings.redis_lease_time
+        document = self._document = policy.document
         self.store = RedisStore(url, settings.redis_prefix, lease_time,
-                                policy.settings.stale_limit)
+                                policy.settings.stale_limit, document)
         #: Shared with the cluster-wide Crawl-delay, which falls back on the same outages.
-        self.outages = Outages(crawler, redacted(url))
+        self.outages = Outages(crawler, redacted(url), (
+            "robots.txt is fetched, and Crawl-delay kept," if document == ROBOTS_TXT
+            else f"{document.name} is fetched"), document.name)
         self._wakeups = Wakeups(self.store)
         # Past this, a process stops waiting for a holder that renews its lease but never
         # answers, and fetches itself: the longest a healthy round can last, plus a lease.
@@ -103,17 +110,19 @@ class RedisCache(MemoryCache):
                     return None
                 except ValueError as exc:  # not written by this package (or an older one)
                     self._stats.inc_value("robotstxt/redis_errors")
-                    logger.warning("robots.txt of %(origin)s: %(error)s in Redis; fetching "
-                                   "it here", {"origin": origin, "error": exc},
+                    logger.warning("%(document)s of %(origin)s: %(error)s in Redis; fetching "
+                                   "it here", {"origin": origin, "error": exc,
+                                               "document": self._document.name},
                                    extra={"spider": self._crawler.spider})
                     self._fetching[origin] = ""  # the answer fetched here replaces it
                     return None
                 self.outages.reached(scope)
                 if state == "fresh":
                     assert stored is not None
-                    self._stats.inc_value("robotstxt/redis_shared")
-                    logger.debug("robots.txt of %(origin)s: taken from Redis (%(why)s)",
-                                 {"origin": origin, "why": stored.summary},
+                    self._stats.inc_value(f"{self._document.stats}/redis_shared")
+                    logger.debug("%(document)s of %(origin)s: taken from Redis (%(why)s)",
+                                 {"origin": origin, "why": stored.summary,
+                                  "document": self._document.name},
                                  extra={"spider": self._crawler.spider})
                     return stored
                 if state == "lease":
@@ -123,9 +132,10 @@ class RedisCache(MemoryCache):
                     self._renewals[origin] = asyncio.ensure_future(self._keep(origin, token))
                     return None
                 if time.monotonic() - started > self._max_wait:
-                    logger.warning("robots.txt of %(origin)s: another process has held the "
+                    logger.warning("%(document)s of %(origin)s: another process has held the "
                                    "fetch for %(waited).0f s; fetching it here too",
-                                   {"origin": origin, "waited": time.monotonic() - started},
+                                   {"origin": origin, "waited": time.monotonic() - started,
+                                    "document": self._document.name},
                                    extra={"spider": self._crawler.spider})
                     self._fetching[origin] = ""
                     return None

@@ -25,11 +25,13 @@ RECONNECT_AFTER = 10.0
 class Outages:
     """Parts of Redis (by scope: 0, or a cluster's slot) that failed, and until when."""
 
-    def __init__(self, crawler: Crawler, url: str) -> None:
+    def __init__(self, crawler: Crawler, url: str, falls_back: str, shared: str) -> None:
         assert crawler.stats is not None  # a crawler has its stats before its components
         self._stats = crawler.stats
         self._crawler = crawler
         self._url = url  # already without its password
+        self._falls_back = falls_back  # what each process does alone meanwhile
+        self._shared = shared  # what is shared again once Redis answers
         self._down: dict[int, float] = {}  # scope: monotonic time to try again
 
     def down(self, scope: int) -> bool:
@@ -40,14 +42,16 @@ class Outages:
     def failed(self, scope: int, exc: BaseException) -> None:
         self._stats.inc_value("robotstxt/redis_errors")
         if not self._down:
-            logger.warning("Redis at %(url)s unreachable (%(error)s): robots.txt is fetched, "
-                           "and Crawl-delay kept, by this process alone until Redis answers "
-                           "again", {"url": self._url, "error": repr(exc)},
+            logger.warning("Redis at %(url)s unreachable (%(error)s): %(falls_back)s by this "
+                           "process alone until Redis answers again",
+                           {"url": self._url, "error": repr(exc),
+                            "falls_back": self._falls_back},
                            extra={"spider": self._crawler.spider})
         self._down[scope] = time.monotonic() + RECONNECT_AFTER
 
     def reached(self, scope: int) -> None:
         if self._down.pop(scope, None) is not None and not self._down:
-            logger.info("Redis at %(url)s reachable again: robots.txt shared again",
-                        {"url": self._url}, extra={"spider": self._crawler.spider})
+            logger.info("Redis at %(url)s reachable again: %(shared)s shared again",
+                        {"url": self._url, "shared": self._shared},
+                        extra={"spider": self._crawler.spider})
 

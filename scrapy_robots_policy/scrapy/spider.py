@@ -99,7 +99,8 @@ class RobotsPolicySpiderMiddleware:
             self._pages[response] = page
             meta[META_KEY] = directives
             if self.recording:
-                meta[RECORD_META] = page_record(meta, directives, usage)
+                meta[RECORD_META] = page_record(meta, directives, usage, url=response.url,
+                                                body=response.body)
             self.accounts.read(response, page)
         return page
 

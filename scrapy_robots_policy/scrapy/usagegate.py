@@ -3,9 +3,11 @@
 Active only when ``ROBOTS_POLICY_PURPOSES`` declares purposes. What refuses is decided
 in :mod:`..usage.policy` (no Scrapy); this adapter fetches the origin's tdmrep.json when a
 declared purpose needs it (like robots.txt: once per origin, cached, retried, refusing
-while unreachable), refuses what is refused (or only records it: ``ROBOTS_POLICY_USAGE =
-"record"``), counts and logs each refusal, and leaves the origin's reading in
-``request.meta`` for the spider middleware's page-level decision and compliance record.
+while unreachable; with ``ROBOTS_POLICY_REDIS_URL``, once per origin for every process,
+through the same Redis cache), refuses what is refused (or only records it:
+``ROBOTS_POLICY_USAGE = "record"``), counts and logs each refusal and each label it did not
+read, and leaves the origin's reading in ``request.meta`` for the spider middleware's
+page-level decision and compliance record.
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ from scrapy_robots_policy.fetch.document import TDMREP_JSON
 from scrapy_robots_policy.fetch.origin import Origin
 from scrapy_robots_policy.fetch.policy import Lookup, Policy
 from scrapy_robots_policy.fetch.verdict import CHECK_ONLY_META
+from scrapy_robots_policy.scrapy.choose_cache import make_cache
 from scrapy_robots_policy.scrapy.download import RobotsDownload
+from scrapy_robots_policy.scrapy.ignoredlabels import IgnoredLabels
 from scrapy_robots_policy.scrapy.refusals import Refusals
 from scrapy_robots_policy.scrapy.rounds import FetchRounds
 from scrapy_robots_policy.usage.policy import UsagePolicy, UsageReading
@@ -48,11 +52,16 @@ class UsageGate:
         self._stats = crawler.stats
         self._usage = UsagePolicy(settings)
         self._tdmrep_policy = Policy(settings.fetch, document=TDMREP_JSON)
-        self._tdmrep_cache = MemoryCache(settings.max_origins)
+        # Shared like robots.txt when the crawl's purposes need the file; a contract's
+        # sample (which declares its own) keeps it in this process.
+        self._tdmrep_cache = (make_cache(crawler, settings, self._tdmrep_policy)
+                              if self._usage.needs_tdmrep(settings.purposes)
+                              else MemoryCache(settings.max_origins))
         self._tdmrep = FetchRounds(
             crawler, self._tdmrep_policy, self._tdmrep_cache,
             RobotsDownload(crawler, settings, priority, TDMREP_JSON.stats))
         self._reported: LRUCache[tuple[Origin, str], bool] = LRUCache(_REPORTED_PROBLEMS)
+        self._ignored = IgnoredLabels(crawler, logger)
 
     def judge(self, decision: RequestDecision, request: Request
               ) -> Coroutine[Any, Any, None] | None:
@@ -97,7 +106,9 @@ class UsageGate:
             self._refusals.usage(decision, request, self._enforced(request))
 
     def _report_problems(self, origin: Origin, reading: UsageReading) -> None:
-        """Each problem of an origin's files once (not once per request), at DEBUG."""
+        """Each problem of an origin's files once (not once per request), at DEBUG; each
+        label they used and this crawl did not read once, at INFO."""
+        self._ignored.report(origin, reading.ignored)
         for problem in reading.problems:
             if (origin, problem) in self._reported:
                 continue

@@ -12,7 +12,7 @@ from scrapy_robots_policy.directives.lists import MAX_VALUE_CHARS, MAX_VALUES, h
 from scrapy_robots_policy.directives.vocabulary import quoted
 
 from .aipref import preferences
-from .purposes import TDM_HEADER, USAGE_HEADER, Signal
+from .purposes import TDM_HEADER, USAGE_HEADER
 from .reading import Reading
 from .tdmrep import TdmDeclaration, declared
 
@@ -47,12 +47,9 @@ def _content_usage(values: list[str], problems: list[str]) -> Reading:
     if not values:
         return Reading(problems=tuple(problems))
     joined = ", ".join(values)
-    evidence = f"Content-Usage: {quoted(joined)}"
-    found, troubles = preferences(joined.encode("latin-1", errors="replace"))
-    problems.extend(f"{evidence}: {trouble}" for trouble in troubles)
-    signals = tuple(Signal(purpose, allowed, USAGE_HEADER, evidence)
-                    for _, purpose, allowed in found)
-    return Reading(signals, tuple(problems))
+    read = preferences(joined.encode("latin-1", errors="replace"), USAGE_HEADER,
+                       f"Content-Usage: {quoted(joined)}")
+    return Reading.joined([Reading(problems=tuple(problems)), read])
 
 
 def _bounded(values: Iterable[str | bytes], name: str, problems: list[str]) -> list[str]:

@@ -29,7 +29,7 @@ from scrapy_robots_policy.usage import (
     tdm_signals,
 )
 from scrapy_robots_policy.usage.purposes import TDMREP_JSON
-from scrapy_robots_policy.usage.reading import NOTHING
+from scrapy_robots_policy.usage.reading import NOTHING, IgnoredLabel
 from scrapy_robots_policy.usage.tdmrep import RESERVED_PURPOSES
 
 if TYPE_CHECKING:
@@ -69,12 +69,21 @@ class UsageReading:
     problems: tuple[str, ...] = ()
     #: The origin's tdmrep.json, which TDMRep weighs with the page's headers and meta tags.
     tdmrep: TdmRep | None = None
+    #: Labels the sources used that name no purpose here (vocab-08 section 6.4).
+    ignored: tuple[IgnoredLabel, ...] = ()
+    #: The origin's tdmrep.json as fetched (when, which body), for the compliance record.
+    tdmrep_file: CachedAnswer | None = None
 
     @classmethod
-    def of(cls, purposes: tuple[str, ...], reading: Reading, tdmrep: TdmRep | None = None
-           ) -> UsageReading:
+    def of(cls, purposes: tuple[str, ...], reading: Reading, tdmrep: TdmRep | None = None,
+           tdmrep_file: CachedAnswer | None = None) -> UsageReading:
         return cls(purposes, reading.signals, decide(reading.signals, purposes),
-                   reading.problems, tdmrep)
+                   reading.problems, tdmrep, reading.ignored, tdmrep_file)
+
+    @property
+    def reading(self) -> Reading:
+        """What was read, without the decisions."""
+        return Reading(self.signals, self.problems, self.ignored)
 
     @property
     def refusal(self) -> UsageDecision | None:
@@ -126,8 +135,8 @@ class UsagePolicy:
             parsed = self._tdmrep(tdmrep)
             found = NOTHING if parsed is None else Reading.joined(
                 [Reading(problems=parsed.problems), parsed.signals(url)])
-        joined = Reading.joined([Reading(reading.signals, reading.problems), found])
-        return UsageReading.of(reading.purposes, joined, parsed)
+        joined = Reading.joined([reading.reading, found])
+        return UsageReading.of(reading.purposes, joined, parsed, tdmrep)
 
     def for_page(self, origin: UsageReading | None, url: str,
                  headers: Mapping[str, Sequence[str]], directives: RobotsDirectives,
@@ -148,7 +157,9 @@ class UsagePolicy:
                      for value in headers.get("content-type", ()))
         page = Reading.joined([tdm, said.content_usage,
                                noai_signals(directives, images=images)])
-        return UsageReading.of(purposes, Reading((*kept, *page.signals), page.problems))
+        return UsageReading.of(purposes, Reading((*kept, *page.signals), page.problems,
+                                                 page.ignored),
+                               tdmrep_file=origin.tdmrep_file if origin else None)
 
     def _tdmrep(self, entry: CachedAnswer) -> TdmRep | None:
         if entry.body is None:  # 4xx, redirects given up: no file, nothing declared

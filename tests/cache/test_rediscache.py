@@ -15,6 +15,7 @@ import pytest
 from scrapy import Request, Spider
 
 from scrapy_robots_policy.cache.redis_store import RedisStore, decode, encode
+from scrapy_robots_policy.fetch.document import TDMREP_JSON
 from scrapy_robots_policy.fetch.origin import origin_of
 from scrapy_robots_policy.fetch.policy import CachedAnswer
 from scrapy_robots_policy.robotstxt import RobotsTxt
@@ -307,3 +308,22 @@ def flat(fields: dict[str, bytes | str]) -> list[bytes]:
     for name, value in fields.items():
         reply += [name.encode(), value if isinstance(value, bytes) else value.encode()]
     return reply
+
+
+def test_a_body_kept_for_its_own_reader_survives_the_round_trip() -> None:
+    # tdmrep.json: allow all as far as robots.txt goes, the body kept for its reader.
+    tdmrep = CachedAnswer(RobotsTxt.allow_all(), "200, 2 bytes", 60.0, 10.0, 0, b"[]")
+    assert decode(flat(encode(tdmrep))) == tdmrep
+
+
+def test_each_document_has_keys_of_its_own_in_its_origins_slot() -> None:
+    origin = origin_of("http://example.com/")
+    assert origin is not None
+    robots = RedisStore("redis://127.0.0.1:1/0")  # no connection is made to name keys
+    tdmrep = RedisStore("redis://127.0.0.1:1/0", document=TDMREP_JSON)
+    assert robots.keys(origin) == ("robots_policy:{http://example.com}",
+                                   "robots_policy:{http://example.com}#lease")
+    assert tdmrep.keys(origin) == ("robots_policy:{http://example.com}#tdmrep.json",
+                                   "robots_policy:{http://example.com}#tdmrep.json#lease")
+    assert (robots.announced(origin), tdmrep.announced(origin)) == (
+        "http://example.com", "http://example.com#tdmrep.json")

@@ -402,6 +402,18 @@ def test_check_purpose_prints_the_signals_that_decided(
     assert len(searched) == 3  # search needs no tdmrep.json: not fetched
 
 
+def test_check_purpose_names_the_labels_it_did_not_read(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    robots = "User-agent: *\nContent-Usage: ai=n, ai-use=n\nAllow: /\n"
+    with LocalServer({"/robots.txt": Reply(200, robots)}) as server:
+        status, lines = run(capsys, "check", server.url("/"), "/a", "--purpose", "ai-input")
+    assert status == 1  # ai-use=n: vocab-08's AI Use is ai-input
+    assert lines[-1] == (
+        "      ignored: label 'ai' (robots.txt line 2: \"Content-Usage: ai=n, ai-use=n\"): "
+        "AI Training in draft-ietf-aipref-vocab-01; not a label of draft-ietf-aipref-vocab-08, "
+        "which ignores the labels it does not define (section 6.4)")
+
+
 def test_directives_purpose_prints_page_level_usage(capsys: pytest.CaptureFixture[str]) -> None:
     page = Reply(200, '<html><head><meta name="robots" content="noai"></head></html>',
                  {"Content-Type": "text/html", "Content-Usage": "search=y"})

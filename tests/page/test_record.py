@@ -12,7 +12,8 @@ from scrapy_robots_policy.fetch.policy import CachedAnswer
 from scrapy_robots_policy.page.record import page_record, usage_part
 from scrapy_robots_policy.page.request import DECISION_META, RequestDecision
 from scrapy_robots_policy.robotstxt import RobotsTxt
-from scrapy_robots_policy.usage import Signal, UsageDecision
+from scrapy_robots_policy.usage import Reading, Signal, UsageDecision
+from scrapy_robots_policy.usage.policy import UsageReading
 from scrapy_robots_policy.usage.purposes import CONTENT_SIGNAL, USAGE_HEADER
 
 BODY = b"User-agent: *\nDisallow: /private/\nAllow: /private/open\n"
@@ -75,3 +76,30 @@ def test_the_usage_part_has_one_decision_per_purpose_and_only_their_signals() ->
                                  "allowed": False, "evidence": train.evidence},
                                 {"source": USAGE_HEADER, "purpose": "search",
                                  "allowed": True, "evidence": search.evidence}]}
+
+
+def test_the_record_binds_the_page_it_was_made_for() -> None:
+    body = b"<html>the content kept</html>"
+    made = page_record({DECISION_META: decision("https://e.com/public")}, RobotsDirectives(),
+                       None, url="https://e.com/public", body=body)
+    assert list(made) == ["page", "robotstxt", "directives"]
+    assert made["page"]["url"] == "https://e.com/public"
+    assert made["page"]["sha256"] == hashlib.sha256(body).hexdigest()
+    assert made["page"]["fetched"].endswith("+00:00")
+
+
+def test_the_usage_part_names_the_vocabulary_and_the_tdmrep_json_applied() -> None:
+    tdmrep = b'[{"location": "/", "tdm-reservation": 0}]'
+    applied = CachedAnswer(RobotsTxt.allow_all(), "200, 42 bytes", 2e9, FETCHED, body=tdmrep)
+    missing = CachedAnswer(RobotsTxt.allow_all(), "404: allow all", 2e9, FETCHED)
+    meta = {DECISION_META: decision("https://e.com/public")}
+    for entry, expected in [
+            (applied, {"sha256": hashlib.sha256(tdmrep).hexdigest()}),
+            (missing, {"why": "404: allow all"})]:
+        usage = UsageReading.of(("tdm",), Reading(), tdmrep_file=entry)
+        part = page_record(meta, RobotsDirectives(), usage)["usage"]
+        assert part["vocabulary"] == "draft-ietf-aipref-vocab-08"
+        assert part["tdmrep"] == {"url": "https://e.com/.well-known/tdmrep.json",
+                                  "fetched": "2023-11-14T22:13:20+00:00", **expected}
+    assert "tdmrep" not in page_record(meta, RobotsDirectives(),
+                                       UsageReading.of(("search",), Reading()))["usage"]

@@ -210,6 +210,31 @@ def test_malformed_signals_are_ignored_counted_and_logged_once() -> None:
     assert len(log_lines(r, r"Usage signal of .* ignored: .*Content-Signal")) == 1
 
 
+def test_labels_not_read_are_told_once_per_origin_at_info_and_counted() -> None:
+    # What generated robots.txt files and some servers still write: labels of earlier
+    # aipref revisions (ignored, as vocab-08 section 6.4 requires), Content Signals' use=.
+    routes = {
+        "/robots.txt": Reply(body="User-agent: *\nContent-Usage: ai=n\n"
+                                  "Content-Signal: search=yes, use=reference\nAllow: /\n"),
+        "/.well-known/tdmrep.json": Reply(404),
+        "/a": html_page(**{"Content-Usage": "train-genai=n, x-private=y"}),
+        "/b": html_page(**{"Content-Usage": "train-genai=n"}),
+        "/c": html_page(),
+    }
+    with LocalServer(routes) as s:
+        r = purposes_crawl(s, ["/a", "/b", "/c"], ["search", "ai-train"])
+    assert sorted(page_items(r)) == ["a", "b", "c"]  # ai=n, train-genai=n refuse nothing
+    told = log_lines(r, r"^INFO .*Usage label '.*' of http://127\.0\.0\.1:\d+ ignored")
+    assert len(told) == 4, told
+    [ai] = [line for line in told if "'ai'" in line]
+    assert 'ignored (robots.txt line 2: "Content-Usage: ai=n"): AI Training in ' \
+           "draft-ietf-aipref-vocab-01; not a label of draft-ietf-aipref-vocab-08" in ai
+    assert r.stat("robots_policy/usage/ignored_labels") == 4
+    for name in ("ai", "use", "train-genai", "other"):
+        assert r.stat(f"robots_policy/usage/ignored_labels/{name}") == 1, name
+    assert r.stat("robots_policy/usage/invalid_signals") == 0  # nothing malformed
+
+
 # --- the compliance record -------------------------------------------------------------
 
 
@@ -233,6 +258,38 @@ def test_the_record_names_the_robots_txt_body_line_and_usage_decisions() -> None
     assert noai["directives"] == {"noai": True}
     assert noai["usage"]["purposes"] == {"search": True, "ai-input": False}
     assert noai["robotstxt"]["why"] == "no rule matched"
+
+
+def test_the_record_binds_the_page_and_the_files_in_force_when_it_was_read(
+        tmp_path: Any) -> None:
+    # What draft-reilly-aipref-compliance-00 has a record bind: the content retrieved,
+    # the preference expressions in force then, the uses the crawl assigned it.
+    import hashlib
+    import json
+    import subprocess
+    import sys
+
+    feed = tmp_path / "items.jl"
+    with LocalServer(PAGES) as s:
+        purposes_crawl(s, ["/plain"], ["tdm", "search"], ROBOTS_POLICY_ITEM_FIELD="robots",
+                       FEEDS={str(feed): {"format": "jsonlines"}})
+    [line] = feed.read_text().splitlines()
+    record = json.loads(line)["robots"]
+    served = PAGES["/plain"].body
+    assert isinstance(served, str)
+    assert record["page"]["url"] == s.url("/plain")
+    assert record["page"]["sha256"] == hashlib.sha256(served.encode()).hexdigest()
+    assert record["page"]["fetched"].endswith("+00:00")
+    tdmrep = PAGES["/.well-known/tdmrep.json"].body
+    assert isinstance(tdmrep, str)
+    assert record["usage"]["tdmrep"] == {
+        "url": s.url("/.well-known/tdmrep.json"), "fetched": record["usage"]["tdmrep"]["fetched"],
+        "sha256": hashlib.sha256(tdmrep.encode()).hexdigest()}
+    assert record["usage"]["vocabulary"] == "draft-ietf-aipref-vocab-08"
+    assert record["usage"]["purposes"] == {"tdm": True, "search": True}
+    audit = subprocess.run([sys.executable, "-m", "scrapy_robots_policy", "audit", str(feed)],
+                           capture_output=True, text=True, timeout=60, check=False)
+    assert audit.returncode == 0, audit.stdout  # the old reader reads the new record
 
 
 def test_without_purposes_the_item_field_holds_the_record_without_usage() -> None:

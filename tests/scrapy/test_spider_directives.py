@@ -104,8 +104,9 @@ def test_item_field_annotates_what_can_take_it():
     out = run(mw, response, [plain, data, declared, "not an item"])
     assert out == [plain, data, declared, "not an item"]
     # The compliance record: robots.txt was not consulted here (no downloader middleware).
-    assert plain["robots"] == {"robotstxt": None,
+    assert plain["robots"] == {"page": plain["robots"]["page"], "robotstxt": None,
                                "directives": {"noindex": True, "max_snippet": 3}}
+    assert plain["robots"]["page"]["url"] == response.url  # the content it speaks for
     assert data.robots == plain["robots"]
     assert "robots" not in declared  # an Item without that field is left alone, and counted
     assert mw.stats.get_value("robots_policy/items_not_annotated") == 1

@@ -30,7 +30,7 @@ def test_content_signals_policy_example() -> None:
 
 
 def test_attach_draft_example() -> None:
-    # train-ai is vocab-07's label for AI training: our ai-train.
+    # train-ai is vocab-08's label for AI Training: our ai-train.
     assert said(ATTACH_EXAMPLE, "https://example.com/test", "OtherBot") == {("ai-train", False)}
     assert said(ATTACH_EXAMPLE, "/ai-ok/test", "OtherBot") == {("ai-train", True)}
     assert said(ATTACH_EXAMPLE, "/test", "ExampleBot") == {("ai-train", True)}
@@ -40,7 +40,7 @@ def test_attach_draft_example() -> None:
 
 
 def test_content_usage_follows_the_vocabulary_processing_rules() -> None:
-    # vocab-07 section 5.6: duplicates keep the last value; a boolean or a string is no
+    # vocab-08 section 6.5: duplicates keep the last value; a boolean or a string is no
     # preference; parameters are ignored; upper case fails the whole dictionary.
     assert said(b"Content-Usage: train-ai=y, train-ai=n\n") == {("ai-train", False)}
     assert said(b'Content-Usage: train-ai=y, train-ai, search=n, search="n"\n') == set()
@@ -56,11 +56,16 @@ def test_malformed_values_give_no_signal_but_a_problem() -> None:
             b"Content-Usage: train-ai=n search=y\nContent-Signal:\n")
     reading = robots_signals(RobotsTxt.parse(text), "/", "x")
     assert {(s.purpose, s.allowed) for s in reading.signals} == {("search", True)}
-    assert len(reading.problems) == 4
+    assert len(reading.problems) == 3
     assert reading.problems[0].startswith('robots.txt line 2: "Content-Signal: search=yes')
-    assert "'ai_train=no' is not one of search, ai-input, ai-train" in reading.problems[0]
-    assert "not a structured-field dictionary" in reading.problems[2]
-    assert reading.problems[3] == 'robots.txt line 4: "Content-Signal: ": no value'
+    assert "'ai-input=maybe' is not one of search, ai-input, ai-train" in reading.problems[0]
+    assert "not a structured-field dictionary" in reading.problems[1]
+    assert reading.problems[2] == 'robots.txt line 4: "Content-Signal: ": no value'
+    # A name the policy does not give is no malformed value but a label not read.
+    [ignored] = reading.ignored
+    assert (ignored.label, ignored.known, ignored.stat_name) == ("ai_train", False, "other")
+    assert ignored.evidence.startswith('robots.txt line 2: "Content-Signal: search=yes')
+    assert "not one of the Content Signals Policy's search, ai-input, ai-train" in ignored.why
 
 
 def test_content_signal_is_read_leniently_about_case_and_blanks() -> None:

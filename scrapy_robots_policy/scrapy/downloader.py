@@ -21,6 +21,7 @@ from scrapy_robots_policy.page.request import DECISION_META, RequestDecision
 from scrapy_robots_policy.robotstxt import ROBOTS_TXT_PATH
 from scrapy_robots_policy.scrapy.choose_cache import make_cache
 from scrapy_robots_policy.scrapy.download import RobotsDownload
+from scrapy_robots_policy.scrapy.early import EarlyRefusal
 from scrapy_robots_policy.scrapy.pacing import make_pacing
 from scrapy_robots_policy.scrapy.refusals import Refusals
 from scrapy_robots_policy.scrapy.rounds import FetchRounds
@@ -66,6 +67,9 @@ class RobotsPolicyDownloaderMiddleware:
         # asked for it at once, rather than for a yes or no and then again for the line.
         self._needs_line = bool(settings.item_field or settings.purposes or settings.also_obey)
         self._origins = Origins()
+        # Requests that the answers cached here refuse are refused before the scheduler.
+        self._early = (EarlyRefusal(crawler, settings, self._policy, self._cache, self._usage,
+                                    self._refusals) if settings.early_refusal else None)
         crawler.signals.connect(self._spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self._spider_closed, signal=signals.spider_closed)
 

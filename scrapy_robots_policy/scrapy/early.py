@@ -34,7 +34,7 @@ from twisted.python.failure import Failure
 from scrapy_robots_policy.fetch.origin import Origins
 from scrapy_robots_policy.fetch.policy import Lookup
 from scrapy_robots_policy.fetch.verdict import CHECK_ONLY_META
-from scrapy_robots_policy.page.request import RequestDecision
+from scrapy_robots_policy.page.request import DECISION_META, RequestDecision
 from scrapy_robots_policy.scrapy import internals
 from scrapy_robots_policy.scrapy.useragent import UserAgentChoice
 from scrapy_robots_policy.usage.policy import CHECK_PURPOSES_META
@@ -109,6 +109,7 @@ class EarlyRefusal:
             return  # no errback could be called here: the download refuses it
         if not request.dont_filter and internals.seen_by_scheduler(self._crawler, request):
             return  # a duplicate: the scheduler filters it, as it did before
+        request.meta[DECISION_META] = decision  # as the download leaves it, for the errback
         try:
             if reading is None:
                 self._refusals.robots(decision, request)

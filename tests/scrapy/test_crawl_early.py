@@ -46,6 +46,9 @@ class Follows(Spider):
     def refused(self, failure: Any) -> list[Any]:
         # Not a generator: Scrapy 2.13.0 never iterates a download failure's errback.
         self.crawler.stats.inc_value(f"test/errback/{type(failure.value).__name__}")
+        decision = failure.request.meta.get("robots_policy_decision")
+        if decision is not None and decision.verdict.line is not None:
+            self.crawler.stats.inc_value("test/errback/deciding_line_in_meta")
         url = failure.request.url
         output: list[Any] = [{"refused": url, "why": str(failure.value)}]
         if self.follow_up:
@@ -91,7 +94,7 @@ def test_an_early_refusal_is_counted_logged_and_handed_to_the_errback_as_a_late_
     assert late.stat("scheduler/enqueued") - early.stat("scheduler/enqueued") == 40
     assert late.stat("robotstxt/forbidden/early") == 0
     for key in ("robotstxt/forbidden", "robotstxt/forbidden/rule",
-                "test/errback/IgnoreRequest"):
+                "test/errback/IgnoreRequest", "test/errback/deciding_line_in_meta"):
         assert early.stat(key) == late.stat(key) == 40, key
     assert sorted(log_lines(early, REFUSED)) == sorted(log_lines(late, REFUSED))
     # What the errback returns is handled as for a refusal at download time: the same

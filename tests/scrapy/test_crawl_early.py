@@ -12,7 +12,14 @@ from typing import Any
 
 from scrapy import Request, Spider
 
-from tests.scrapy.test_crawl_robotstxt import SCRAPY_2_14, crawl, downloaded, log_lines
+from tests.scrapy.test_crawl_robotstxt import (
+    OURS,
+    SCRAPY_2_14,
+    both,
+    crawl,
+    downloaded,
+    log_lines,
+)
 from tests.support import LocalServer, Reply
 
 ROBOTS = "User-agent: *\nDisallow: /private\n"
@@ -58,8 +65,8 @@ class Follows(Spider):
 
 
 def follow(server: LocalServer, settings: dict[str, Any] | None = None, *paths: str,
-           **kwargs: Any) -> Any:
-    return crawl(settings, spider=Follows, seed=server.url("/"),
+           middleware: str = OURS, **kwargs: Any) -> Any:
+    return crawl(settings, middleware, spider=Follows, seed=server.url("/"),
                  follow=[server.url(path) for path in paths], **kwargs)
 
 
@@ -68,9 +75,10 @@ def hundred() -> list[str]:
     return [f"/private/{n}" if n % 5 in (1, 3) else f"/p/{n}" for n in range(100)]
 
 
-def test_a_known_origins_disallowed_requests_never_reach_the_scheduler() -> None:
+@both  # Scrapy's middleware refuses them only once the scheduler hands them over
+def test_a_known_origins_disallowed_requests_never_reach_the_scheduler(middleware: str) -> None:
     with LocalServer({"/robots.txt": Reply(body=ROBOTS)}) as s:
-        r = follow(s, {}, *hundred())
+        r = follow(s, {}, *hundred(), middleware=middleware)
     assert r.stat("scheduler/enqueued") == 1 + 60, r.log  # the seed and the allowed
     assert s.hits("/robots.txt") == 1
     pages = downloaded(s)

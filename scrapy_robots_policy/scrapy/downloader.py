@@ -68,6 +68,7 @@ class RobotsPolicyDownloaderMiddleware:
         self._needs_line = bool(settings.item_field or settings.purposes or settings.also_obey)
         self._origins = Origins()
         # Requests that the answers cached here refuse are refused before the scheduler.
+        # Held here: Scrapy's signals keep only a weak reference to a handler.
         self._early = (EarlyRefusal(crawler, settings, self._policy, self._cache, self._usage,
                                     self._refusals) if settings.early_refusal else None)
         crawler.signals.connect(self._spider_opened, signal=signals.spider_opened)

@@ -22,6 +22,7 @@ from scrapy_robots_policy.page.request import DECISION_META, RequestDecision
 from scrapy_robots_policy.scrapy.choose_cache import make_cache
 from scrapy_robots_policy.scrapy.crawlstate import crawl_state
 from scrapy_robots_policy.scrapy.download import RobotsDownload
+from scrapy_robots_policy.scrapy.early import EarlyRefusal
 from scrapy_robots_policy.scrapy.pacing import make_pacing
 from scrapy_robots_policy.scrapy.refusals import Refusals
 from scrapy_robots_policy.scrapy.rounds import FetchRounds
@@ -70,6 +71,10 @@ class RobotsPolicyDownloaderMiddleware:
         self._origins = Origins()
         self._spider_robots = SpiderRobotsRequests(crawler)
         crawl_state(crawler).robots_middleware = self  # for spider code (.sitemaps)
+        # Requests that the answers cached here refuse are refused before the scheduler.
+        # Held here: Scrapy's signals keep only a weak reference to a handler.
+        self._early = (EarlyRefusal(crawler, settings, self._policy, self._cache, self._usage,
+                                    self._refusals) if settings.early_refusal else None)
         crawler.signals.connect(self._spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self._spider_closed, signal=signals.spider_closed)
 

@@ -40,6 +40,19 @@ queue, Scrapy's own place for waiting: they count in ``slot.active``, which Scra
 - a closing crawl refuses held requests by failing their queue entry's Deferred, which
   Scrapy's ``_enqueue_request`` awaits: otherwise they would wait out their pause.
 
+Refusing a request before the scheduler (for :mod:`.early`), as the downloader would:
+
+- ``ExecutionEngine.scraper`` and ``Scraper.enqueue_scrape(failure, request)``, where the
+  engine hands a download failure to the spider (:func:`hand_to_errback`): the request's
+  errback is called and what it returns is handled exactly as for a refusal at download
+  time, by Scrapy itself (items to the pipelines, requests to the scheduler, on the
+  Scrapys that do so; Scrapy 2.13.0 drops them there too); the spider stays open until
+  that is done;
+- ``ExecutionEngine._slot.scheduler.df.request_seen`` (:func:`seen_by_scheduler`): a
+  refused request was enqueued before, so its duplicates were filtered by the scheduler,
+  never refused twice; the refusal asks the same filter first, which records the
+  request as seen exactly as the scheduler's ``enqueue_request`` would have.
+
 Stand-ins (a ``MagicMock`` crawler in a user's unit tests, where every attribute is a
 truthy mock) are never read: only objects whose type is Scrapy's own are.
 """
@@ -55,11 +68,13 @@ from scrapy.core import downloader as _downloader
 from scrapy.core import engine as _engine
 from scrapy.core.downloader import Downloader, Slot
 from scrapy.core.engine import ExecutionEngine
+from scrapy.core.scraper import Scraper
 from twisted.internet.defer import Deferred
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import Request
+    from twisted.python.failure import Failure
 
 #: The class of the engine's private slot (Scrapy 2.13 to 2.19).
 ENGINE_SLOT: type | None = getattr(_engine, "_Slot", None)
@@ -171,3 +186,35 @@ def downloader_of(crawler: Crawler) -> Downloader | None:
     if not issubclass(type(downloader), Downloader):
         return None
     return downloader  # type: ignore[no-any-return]
+
+
+def scraper_of(crawler: Crawler) -> Scraper | None:
+    """The crawl's real scraper, while its spider is open; ``None`` for a stand-in, or when
+    no spider is open (nothing could then call an errback)."""
+    scraper: Any = getattr(crawler.engine, "scraper", None)
+    # type(), not isinstance(): a mock with spec=Scraper passes isinstance().
+    if not issubclass(type(scraper), Scraper) or getattr(scraper, "slot", None) is None:
+        return None
+    return scraper  # type: ignore[no-any-return]
+
+
+def hand_to_errback(scraper: Scraper, failure: Failure, request: Request) -> Deferred[Any]:
+    """Give ``failure`` to ``request``'s errback as Scrapy gives a download failure: through
+    the scraper, which also handles what the errback returns."""
+    deferred: Deferred[Any] = scraper.enqueue_scrape(failure, request)
+    return deferred
+
+
+def seen_by_scheduler(crawler: Crawler, request: Request) -> bool:
+    """Whether the scheduler's duplicate filter has seen ``request`` before, recording it
+    as seen (as ``enqueue_request`` does). False when there is no such filter to ask
+    (a stand-in engine, a scheduler without ``df``, a future Scrapy)."""
+    engine = crawler.engine
+    if not issubclass(type(engine), ExecutionEngine):
+        return False
+    slot = getattr(engine, "_slot", None)
+    if ENGINE_SLOT is None or type(slot) is not ENGINE_SLOT:
+        return False
+    request_seen = getattr(getattr(getattr(slot, "scheduler", None), "df", None),
+                           "request_seen", None)
+    return bool(request_seen(request)) if callable(request_seen) else False

@@ -39,6 +39,8 @@ class RobotsPolicySettings:
     max_origins: int = 10_000
     crawl_delay: bool = False
     max_crawl_delay: float = 60.0
+    # Refusing a request whose robots.txt is known before the scheduler (scrapy/early.py).
+    early_refusal: bool = True
     # Sharing robots.txt between processes.
     redis_url: str | None = None
     redis_prefix: str = "robots_policy:"
@@ -111,6 +113,7 @@ class RobotsPolicySettings:
             max_origins=r.count("ROBOTS_POLICY_MAX_ORIGINS", d.max_origins),
             crawl_delay=r.flag("ROBOTS_POLICY_CRAWL_DELAY", d.crawl_delay),
             max_crawl_delay=r.seconds("ROBOTS_POLICY_MAX_CRAWL_DELAY", d.max_crawl_delay),
+            early_refusal=r.flag("ROBOTS_POLICY_EARLY_REFUSAL", d.early_refusal),
             redis_url=settings.get("ROBOTS_POLICY_REDIS_URL") or None,
             redis_prefix=settings.get("ROBOTS_POLICY_REDIS_PREFIX") or d.redis_prefix,
             redis_lease_time=r.seconds("ROBOTS_POLICY_REDIS_LEASE_TIME", d.redis_lease_time),

@@ -75,7 +75,7 @@ class UsageGate:
                                          purposes)
         if not self._usage.needs_tdmrep(purposes) or (
                 reading.refusal is not None and self._enforced(request)):
-            self._decide(decision, reading, request)  # refused already: tdmrep.json can wait
+            self.decide(decision, reading, request)  # refused already: tdmrep.json can wait
             return None
         tdmrep = self._tdmrep_cache.get(origin)
         lookup = self._tdmrep_policy.lookup(tdmrep)
@@ -86,20 +86,42 @@ class UsageGate:
         if lookup is Lookup.USE_AND_REFRESH:
             self._tdmrep.refresh(origin, request)
         assert tdmrep is not None
-        self._decide(decision, self._usage.with_tdmrep(reading, tdmrep, request.url), request)
+        self.decide(decision, self._usage.with_tdmrep(reading, tdmrep, request.url), request)
         return None
+
+    def known_refusal(self, decision: RequestDecision, request: Request
+                      ) -> UsageReading | None:
+        """Before the scheduler: the reading that refuses ``request``, if the crawl's
+        declared purposes are enforced and the origin's signals already at hand (its
+        robots.txt, and its tdmrep.json when a purpose needs it, fetched and fresh) refuse
+        one; else ``None`` (nothing refused, a file not known yet or unreachable,
+        ``"record"`` mode), and the download decides. Counts and logs nothing: refusing is
+        :meth:`decide`'s."""
+        purposes = self._usage.purposes
+        if not purposes or not self._enforced(request):
+            return None
+        reading = self._usage.for_robots(decision.entry, request.url, decision.user_agent,
+                                         purposes)
+        if reading.refusal is None and self._usage.needs_tdmrep(purposes):
+            tdmrep = self._tdmrep_cache.get(decision.origin)
+            if (tdmrep is None or tdmrep.unreachable
+                    or self._tdmrep_policy.lookup(tdmrep) is not Lookup.USE):
+                return None
+            reading = self._usage.with_tdmrep(reading, tdmrep, request.url)
+        return reading if reading.refusal is not None else None
 
     async def _wait_and_decide(self, decision: RequestDecision, reading: UsageReading,
                                request: Request) -> None:
         tdmrep = await self._tdmrep.entry(decision.origin, request)
-        self._decide(decision, self._usage.with_tdmrep(reading, tdmrep, request.url), request)
+        self.decide(decision, self._usage.with_tdmrep(reading, tdmrep, request.url), request)
 
     def _enforced(self, request: Request) -> bool:
         """Whether a refusal refuses: enforcing, and not a ``scrapy check`` sample."""
         return self._usage.enforce and not request.meta.get(CHECK_ONLY_META)
 
-    def _decide(self, decision: RequestDecision, reading: UsageReading, request: Request
-                ) -> None:
+    def decide(self, decision: RequestDecision, reading: UsageReading, request: Request
+               ) -> None:
+        """Leave ``reading`` in ``decision``; refuse (or record) what it refuses."""
         decision.usage = reading
         self._report_problems(decision.origin, reading)
         if reading.refusal is not None:

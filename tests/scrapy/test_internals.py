@@ -36,6 +36,10 @@ class Observing(scrapy.Spider):
         stats, engine = self.crawler.stats, self.crawler.engine
         stats.set_value("t/engine_slot_known", type(engine._slot) is internals.ENGINE_SLOT)
         stats.set_value("t/closing_while_running", internals.engine_closing(engine))
+        stats.set_value("t/scraper_found", internals.scraper_of(self.crawler) is not None)
+        new = scrapy.Request(response.urljoin("/never"))
+        stats.set_value("t/new_seen", [internals.seen_by_scheduler(self.crawler, new)
+                                       for _ in range(2)])
         downloader = internals.downloader_of(self.crawler)
         slot = internals.slot_of(downloader, response.request) if downloader else None
         stats.set_value("t/slot_found", type(slot) is Slot)
@@ -64,6 +68,9 @@ def test_a_live_crawl_has_the_private_state_internals_reads() -> None:
         r = run_crawl(Observing, {"DOWNLOAD_DELAY": 0}, start_urls=[s.url("/")])
     assert r.stat("t/engine_slot_known") is True, r.log
     assert r.stat("t/closing_while_running") is False
+    assert r.stat("t/scraper_found") is True
+    # The scheduler's duplicate filter: a new request was not seen, and asking records it.
+    assert r.stat("t/new_seen") == [False, True]
     assert r.stat("t/slot_found") is True
     assert r.stat("t/slot_fields") is True
     # lastseen is read with Scrapy's own clock: the last send was a moment ago.
@@ -98,3 +105,5 @@ def test_stand_ins_are_never_read() -> None:
     crawler = mock.MagicMock()
     assert internals.engine_closing(crawler.engine) is False
     assert internals.downloader_of(crawler) is None
+    assert internals.scraper_of(crawler) is None
+    assert internals.seen_by_scheduler(crawler, scrapy.Request("http://example.com/")) is False

@@ -86,6 +86,7 @@ def test_the_settings_page_documents_every_setting_with_its_real_default() -> No
         "ROBOTS_POLICY_RETRY_BACKOFF_MAX": defaults.fetch.backoff_max,
         "ROBOTS_POLICY_CRAWL_DELAY": defaults.crawl_delay,
         "ROBOTS_POLICY_MAX_CRAWL_DELAY": defaults.max_crawl_delay,
+        "ROBOTS_POLICY_EARLY_REFUSAL": defaults.early_refusal,
         "ROBOTS_POLICY_SITE_BACKOFF": defaults.site_backoff,
         "ROBOTS_POLICY_SITE_BACKOFF_STATUSES": sorted(defaults.site_backoff_statuses),
         "ROBOTS_POLICY_SITE_BACKOFF_MAX": defaults.site_backoff_max,

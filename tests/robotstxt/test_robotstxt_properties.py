@@ -532,3 +532,23 @@ def test_values_read_at_c_speed_are_those_of_the_line_by_line_reading(
         )
     )
     assert read == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(lines=st.lists(LINE_PARTS, max_size=25), blank_lines=st.integers(0, 40))
+def test_values_read_line_by_line_are_those_read_at_c_speed(
+    lines: list[tuple[str, ...]], blank_lines: int
+) -> None:
+    """A key with few lines in its group is read line by line, one with many with an item
+    per line: both readings give every distinct value the offset of its first line."""
+    text = "\n" * blank_lines + "".join("".join(parts) for parts in lines)
+    data = lines_module.prepare(text).decode("latin-1")
+    for every, its in (
+        (lines_module.ALLOW_VALUE, lines_module.ALLOW_LINE),
+        (lines_module.DISALLOW_VALUE, lines_module.DISALLOW_LINE),
+    ):
+        dense = rules_module._firsts(data, every, its, dense=True)
+        sparse = rules_module._firsts(data, every, its, dense=False)
+        dense.pop("", None)
+        sparse.pop("", None)  # an empty value, or (dense) a line of another kind
+        assert sparse == dense

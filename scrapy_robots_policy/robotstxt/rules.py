@@ -29,7 +29,14 @@ from .lines import (
     GROUP_LINE,
 )
 from .matcher import ALLOWS, DISALLOWS, NO_RULES, Matcher
-from .patterns import PLAIN, CompiledRule, compile_alike, compile_pattern, normalize_pattern
+from .patterns import (
+    PLAIN,
+    CompiledRule,
+    compile_alike,
+    compile_pattern,
+    normalize_pattern,
+    rules_of,
+)
 from .precedence import Rule
 
 #: From this many distinct values of a key in a group on, they are filed in passes over
@@ -207,8 +214,8 @@ def _file(
     for prefix in shared:
         if prefix not in wild:
             wild[prefix] = []
-    rules = map(
-        CompiledRule, map(len, patterns), repeat(allow), lines, kinds, lasts, middles, prefixes
+    rules = rules_of(
+        zip(map(len, patterns), repeat(allow), lines, kinds, lasts, middles, prefixes)
     )
     deque(map(list.append, map(wild.__getitem__, prefixes), rules), maxlen=0)
 

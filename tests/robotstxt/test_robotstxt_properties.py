@@ -443,6 +443,35 @@ def test_questions_in_a_row_answer_like_fresh_ones(urls: list[str]) -> None:
         assert reused.decide(url, "x") == fresh.decide(url, "x"), url
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    questions=st.lists(
+        st.tuples(
+            st.sampled_from(["allowed", "decide"]),
+            st.sampled_from(["/p", "/p/x", "/q", "/a$", "/robots.txt", "/x", "/"]),
+            st.sampled_from(["FooBot", "Other"]),
+        ),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_a_refusal_read_again_by_decide_is_the_fresh_decision(
+    questions: list[tuple[str, str, str]],
+) -> None:
+    """``decide`` reads the rule ``allowed`` found when it refused the same question
+    (the crawler's refusal names that line); any other question must not read it."""
+    body = (
+        "User-agent: FooBot\nDisallow: /p\nAllow: /p/x\nDisallow: /*$\n"
+        "User-agent: *\nDisallow: /q\nDisallow: /a%24\nDisallow: /\nAllow: /x\n"
+    )
+    reused = RobotsTxt.parse(body)
+    for method, path, agent in questions:
+        url = "http://a.test" + path
+        fresh = RobotsTxt.parse(body)
+        assert getattr(reused, method)(url, agent) == getattr(fresh, method)(url, agent)
+        assert reused.decide(url, agent) == fresh.decide(url, agent), (method, url, agent)
+
+
 # --- pathological inputs: each must finish "well under 100 ms"; asserted loosely ---------
 
 SAFE_SECONDS = 1.0

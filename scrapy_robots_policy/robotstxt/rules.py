@@ -35,7 +35,6 @@ from .patterns import (
     compile_alike,
     compile_pattern,
     normalize_pattern,
-    rules_of,
 )
 from .precedence import Rule
 
@@ -214,8 +213,8 @@ def _file(
     for prefix in shared:
         if prefix not in wild:
             wild[prefix] = []
-    rules = rules_of(
-        zip(map(len, patterns), repeat(allow), lines, kinds, lasts, middles, prefixes)
+    rules = map(
+        CompiledRule, map(len, patterns), repeat(allow), lines, kinds, lasts, middles, prefixes
     )
     deque(map(list.append, map(wild.__getitem__, prefixes), rules), maxlen=0)
 

@@ -13,6 +13,7 @@ from itertools import chain, compress, groupby
 from operator import attrgetter, eq, itemgetter, not_
 from typing import Any, Literal, cast
 
+from .bulk import without_collections
 from .patterns import ENDS, FIND, GLOB_ENDS, CompiledRule
 from .precedence import better
 
@@ -106,6 +107,8 @@ def _key_lists(rules: Sequence[CompiledRule]) -> list[tuple[str, ...]]:
         grams = _grams_by_piece(lasts)
         return list(map(grams.__getitem__, lasts))  # the usual crowd, at C speed
     sizes = list(map(len, lasts))
+    if kinds.count(ENDS) == len(kinds) and max(sizes) <= _MAX_SUFFIX and min(sizes):
+        return list(zip(map("\n".__add__, lasts)))  # a crowd of "/*.e<i>$": its suffixes
     middles = list(map(_MIDDLES, rules))
     suffixed = [
         kind == ENDS and size <= _MAX_SUFFIX for kind, size in zip(kinds, sizes, strict=True)
@@ -173,6 +176,7 @@ class Crowd:
 
     __slots__ = ("by_key", "grams", "suffixes", "unkeyed")
 
+    @without_collections
     def __init__(self, rules: tuple[CompiledRule, ...]) -> None:
         """``rules`` sorted best first."""
         rules_once = _unique(rules)
@@ -190,8 +194,9 @@ class Crowd:
         grams = [key for key in distinct if key[0] != "\n"]
         self.grams = tuple(_gram_table(width, list(same)) for width, same in groupby(grams, len))
         suffixes = [key for key in distinct if key[0] == "\n"]
+        # By the width of the path's end they are, the "\n" left out.
         self.suffixes = tuple(
-            (width - 1, {key[1:]: key for key in same}) for width, same in groupby(suffixes, len)
+            (width - 1, frozenset(same)) for width, same in groupby(suffixes, len)
         )
 
     def present(self, rest: str) -> set[str]:
@@ -213,10 +218,10 @@ class Crowd:
                 end = shift + (size - shift) // width * width
                 held = codes.intersection(octets[shift:end].cast(fmt))
                 found.update(map(by_code.__getitem__, held))
-        for width, by_suffix in self.suffixes:
+        for width, ending in self.suffixes:
             if width <= size:
-                key = by_suffix.get(rest[-width:])
-                if key is not None:
+                key = "\n" + rest[-width:]
+                if key in ending:
                     found.add(key)
         return found
 

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Iterator
 from itertools import repeat
 
 from .agents import Span, first_naming, group_span
+from .bulk import without_collections
 from .lines import (
     ALLOW_LINE,
     ALLOW_VALUE,
@@ -45,6 +46,7 @@ _IN_BULK = 32
 _INNER_DOLLAR = re.compile(r"\$(?!\n|\Z)")
 
 
+@without_collections
 def build(data: bytes, spans: array[int], indexes: list[int], token: bytes | None) -> Matcher:
     """Read the rule lines of the given groups (merged, in file order) for ``token``."""
     allows: list[str] = []

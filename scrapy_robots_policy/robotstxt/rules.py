@@ -17,6 +17,7 @@ from array import array
 from collections import deque
 from collections.abc import Iterable, Iterator
 from itertools import repeat
+from operator import methodcaller
 
 from .agents import Span, first_naming, group_span
 from .bulk import without_collections
@@ -193,11 +194,19 @@ def _read_one_by_one(
 def _file(
     wild: dict[str, list[CompiledRule]], patterns: list[str], allow: bool, lines: Iterable[int]
 ) -> None:
-    """File normalised rules with a "*" or "$" under their literal prefixes: when each
-    has as many "*" as the others, compiled and filed together at C speed (see
+    """File normalised rules with a "*" or "$" under their literal prefixes: those with
+    as many "*" as each other compiled and filed together at C speed (see
     ``compile_alike``)."""
     columns = compile_alike(patterns)
     if columns is None:
+        stars = list(map(methodcaller("count", "*"), patterns))
+        if len(patterns) >= _IN_BULK and len(counts := set(stars)) > 1:
+            # Each count of "*" on its own (a rule's place in its list is its sort's).
+            at = list(lines)
+            for count in counts:
+                alike = [n for n, own in enumerate(stars) if own == count]
+                _file(wild, [patterns[n] for n in alike], allow, [at[n] for n in alike])
+            return
         for pattern, line in zip(patterns, lines, strict=True):
             # ``_add``, inline: a group can hold 30,000 of them, read on a first question.
             prefix, kind, last, between = compile_pattern(pattern)

@@ -280,6 +280,35 @@ def test_rules_alike_filed_together_decide_as_brute_force(
         "/" + "*".join(own[: stars + 1]) + ("$" if anchor else "")
         for own, anchor in zip(pieces, anchors, strict=False)
     ]
+    assert_decides_as_brute_force(patterns, data)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    stars=st.lists(st.integers(1, 3), min_size=50, max_size=50),
+    pieces=st.lists(
+        st.lists(st.text(alphabet="ab1", max_size=5), min_size=4, max_size=4),
+        min_size=8,
+        max_size=50,
+    ),
+    anchors=st.lists(st.booleans(), min_size=50, max_size=50),
+    data=st.data(),
+)
+def test_rules_of_several_star_counts_filed_count_by_count_decide_as_brute_force(
+    stars: list[int], pieces: list[list[str]], anchors: list[bool], data: st.DataObject
+) -> None:
+    """A group mixing patterns of one, two and three "*" is filed in one pass per count:
+    it decides as trying every rule in turn."""
+    patterns = [
+        "/" + "*".join(own[: count + 1]) + ("$" if anchor else "")
+        for own, count, anchor in zip(pieces, stars, anchors, strict=False)
+    ]
+    assert_decides_as_brute_force(patterns, data)
+
+
+def assert_decides_as_brute_force(patterns: list[str], data: st.DataObject) -> None:
+    """Every third pattern allows, the others disallow; paths drawn from the patterns are
+    decided as trying every rule in turn would, values filed in passes however few."""
     rules = [(n % 3 == 0, pattern) for n, pattern in enumerate(patterns)]
     body = "User-agent: *\n" + "".join(
         f"{'Allow' if allow else 'Disallow'}: {pattern}\n" for allow, pattern in rules

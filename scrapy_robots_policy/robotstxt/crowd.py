@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections import Counter, defaultdict, deque
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain, compress, groupby
-from operator import attrgetter, not_
+from operator import attrgetter, eq, itemgetter, not_
 from typing import Any, Literal, cast
 
+from .bulk import without_collections
 from .patterns import ENDS, FIND, GLOB_ENDS, CompiledRule
 from .precedence import better
 
@@ -27,6 +28,8 @@ _MAX_SUFFIX = 16
 #: enough to find a rare one, and 250 rules of 2,000 characters are not 125,000 grams.
 _MAX_GRAMS = 16
 _SUFFIXED = (ENDS, GLOB_ENDS)
+#: Lengths of a piece that is its one gram (its width: 1, 2 or 4 characters).
+_ONE_GRAM = frozenset((1, 2, 4))
 
 # The rules filed under one key, best first, each with the keys it needs: a candidate, to
 # be matched only when the path holds them all.
@@ -57,20 +60,34 @@ def _grams_by_piece(pieces: Iterable[str]) -> dict[str, tuple[str, ...]]:
     """``_piece_grams`` of each distinct piece ("": none)."""
     distinct = dict.fromkeys(pieces)
     distinct.pop("", None)
-    short = [piece for piece in distinct if 4 < len(piece) <= 8]
-    grams = dict(zip(short, _short_pieces(short), strict=True))
+    grams = _short_grams([piece for piece in distinct if len(piece) <= 8])
     if len(grams) < len(distinct):
         grams.update((piece, _piece_grams(piece)) for piece in distinct if piece not in grams)
     grams[""] = ()
     return grams
 
 
-def _short_pieces(pieces: list[str]) -> list[tuple[str, ...]]:
-    """``_piece_grams`` of pieces of 5 to 8 characters (``/*q12345``: most crowds), all
-    cut at once: their first four characters and their last four."""
-    heads = [piece[:4] for piece in pieces]
-    tails = [piece[-4:] for piece in pieces]
-    return [(h, t) if h != t else (h,) for h, t in zip(heads, tails, strict=True)]
+def _short_grams(pieces: list[str]) -> dict[str, tuple[str, ...]]:
+    """``_piece_grams`` of pieces of at most 8 characters (``q12345`` of ``/*q12345``:
+    most crowds), cut at C speed by length: the first and the last gram of the piece's
+    width, one gram when they are the same (when the piece is its width)."""
+    grams: dict[str, tuple[str, ...]] = {}
+    for size, same in groupby(sorted(pieces, key=len), len):
+        alike = list(same)
+        if size in _ONE_GRAM:
+            grams.update(zip(alike, zip(alike), strict=True))
+            continue
+        width = 4 if size >= 4 else 2
+        heads = list(map(itemgetter(slice(width)), alike))
+        tails = list(map(itemgetter(slice(-width, None)), alike))
+        grams.update(zip(alike, zip(heads, tails, strict=True), strict=True))
+        if any(map(eq, heads, tails)):  # "aaaaa": its one gram once
+            grams.update(
+                (piece, (head,))
+                for piece, head, tail in zip(alike, heads, tails, strict=True)
+                if head == tail
+            )
+    return grams
 
 
 def _key_lists(rules: Sequence[CompiledRule]) -> list[tuple[str, ...]]:
@@ -86,15 +103,24 @@ def _key_lists(rules: Sequence[CompiledRule]) -> list[tuple[str, ...]]:
     """
     lasts = list(map(_LAST, rules))
     kinds = list(map(_KIND, rules))
+    if kinds.count(FIND) == len(kinds):
+        grams = _grams_by_piece(lasts)
+        return list(map(grams.__getitem__, lasts))  # the usual crowd, at C speed
     sizes = list(map(len, lasts))
-    if kinds.count(FIND) == len(kinds) and min(sizes) > 4 and max(sizes) <= 8:
-        return _short_pieces(lasts)  # the usual crowd, cut at C speed
+    if kinds.count(ENDS) == len(kinds) and max(sizes) <= _MAX_SUFFIX and min(sizes):
+        return list(zip(map("\n".__add__, lasts)))  # a crowd of "/*.e<i>$": its suffixes
     middles = list(map(_MIDDLES, rules))
     suffixed = [
         kind == ENDS and size <= _MAX_SUFFIX for kind, size in zip(kinds, sizes, strict=True)
     ]
     cut = compress(lasts, map(not_, suffixed))
-    grams = _grams_by_piece(chain(cut, chain.from_iterable(middles)))
+    grams = _grams_by_piece(chain(cut, chain.from_iterable(set(middles))))
+    # The grams of each distinct run of middle pieces, once: thousands of rules can share
+    # one (``/*common-literal*x<i>``).
+    between_grams = {
+        between: tuple(chain.from_iterable(map(grams.__getitem__, between)))
+        for between in set(middles)
+    }
     keys: list[tuple[str, ...]] = []
     for last, kind, between, suffix_only in zip(lasts, kinds, middles, suffixed, strict=True):
         if suffix_only:
@@ -102,7 +128,7 @@ def _key_lists(rules: Sequence[CompiledRule]) -> list[tuple[str, ...]]:
             continue
         own = grams[last]
         if between:
-            own = tuple(dict.fromkeys(chain(own, *map(grams.__getitem__, between))))
+            own = tuple(dict.fromkeys(own + between_grams[between]))
         if kind in _SUFFIXED and last:
             own = ("\n" + last[-_MAX_SUFFIX:], *own)
         keys.append(own)
@@ -150,6 +176,7 @@ class Crowd:
 
     __slots__ = ("by_key", "grams", "suffixes", "unkeyed")
 
+    @without_collections
     def __init__(self, rules: tuple[CompiledRule, ...]) -> None:
         """``rules`` sorted best first."""
         rules_once = _unique(rules)
@@ -167,8 +194,9 @@ class Crowd:
         grams = [key for key in distinct if key[0] != "\n"]
         self.grams = tuple(_gram_table(width, list(same)) for width, same in groupby(grams, len))
         suffixes = [key for key in distinct if key[0] == "\n"]
+        # By the width of the path's end they are, the "\n" left out.
         self.suffixes = tuple(
-            (width - 1, {key[1:]: key for key in same}) for width, same in groupby(suffixes, len)
+            (width - 1, frozenset(same)) for width, same in groupby(suffixes, len)
         )
 
     def present(self, rest: str) -> set[str]:
@@ -190,10 +218,10 @@ class Crowd:
                 end = shift + (size - shift) // width * width
                 held = codes.intersection(octets[shift:end].cast(fmt))
                 found.update(map(by_code.__getitem__, held))
-        for width, by_suffix in self.suffixes:
+        for width, ending in self.suffixes:
             if width <= size:
-                key = by_suffix.get(rest[-width:])
-                if key is not None:
+                key = "\n" + rest[-width:]
+                if key in ending:
                     found.add(key)
         return found
 

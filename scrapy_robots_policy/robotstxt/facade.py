@@ -14,7 +14,7 @@ from array import array
 
 from .agents import Agents, assemble, naming, product_token
 from .lines import prepare, utf8
-from .matcher import DISALLOW_EVERYTHING, NO_RULES, Matcher
+from .matcher import DISALLOW_EVERYTHING, NO_RULES, Best, Matcher
 from .patterns import normalize_path, split_url
 from .precedence import ROBOTS_TXT_PATH, Decision
 from .report import Explanation, explain
@@ -38,6 +38,7 @@ class RobotsTxt:
         "_fallback",
         "_matchers",
         "_origin",
+        "_refused",
         "_sitemaps",
         "_spans",
         "_star",
@@ -74,6 +75,9 @@ class RobotsTxt:
         # "scheme://authority/" of the last URL asked about: one robots.txt serves one
         # origin, so the next URL almost always starts with it and its path is a slice.
         self._origin = ""
+        # (User-Agent, path, rule found) of the last question answered "no": a crawler
+        # asks ``decide`` next for the line to name in its refusal, read here, not searched.
+        self._refused: tuple[str, str, Best] | None = None
 
     @classmethod
     def parse(cls, content: bytes | bytearray | memoryview | str) -> RobotsTxt:
@@ -109,16 +113,23 @@ class RobotsTxt:
             path = self._path(url)
         found = matcher.find(path)
         # Read here: a question is a few calls, each a tenth of its time.
-        return (
+        if (
             found is None
             or (found < 0 if isinstance(found, int) else found.allow)
             or path == ROBOTS_TXT_PATH
-        )
+        ):
+            return True
+        self._refused = (user_agent, path, found)
+        return False
 
     def decide(self, url: str, user_agent: str) -> Decision:
         """Like ``allowed``, with the line and rule that decided (None when no rule did)."""
         matcher = self._matchers.get(user_agent) or self._matcher_for(user_agent)
-        return matcher.decision(self._path(url))
+        path = self._path(url)
+        refused = self._refused
+        if refused is not None and refused[1] == path and refused[0] == user_agent:
+            return matcher.decision_of(refused[2], path)  # ``allowed`` just searched it
+        return matcher.decision(path)
 
     def decide_named(self, url: str, token: str) -> Decision | None:
         """The decision of the groups that name ``token`` ("GPTBot", "Google-Extended"), or

@@ -96,6 +96,15 @@ DISALLOW_VALUE = re.compile(
     rf"^{_BLANKS}(?:(?i:{_DISALLOW}){_SEPARATOR}{_TRIMMED_VALUE})?[^\n]*",
     re.ASCII | re.MULTILINE,
 )
+# The same values found line by line, for a group where such lines are few among many
+# others (a line of 250,000 empty ones, each an item of ``ALLOW_VALUE``'s list): a match
+# starts at the "\n" before its line (the group's text is read with one put in front).
+ALLOW_LINE = re.compile(
+    rf"\n{_BLANKS}(?i:{_ALLOW}){_SEPARATOR}{_TRIMMED_VALUE}", re.ASCII | re.MULTILINE
+)
+DISALLOW_LINE = re.compile(
+    rf"\n{_BLANKS}(?i:{_DISALLOW}){_SEPARATOR}{_TRIMMED_VALUE}", re.ASCII | re.MULTILINE
+)
 CRAWL_DELAY_VALUE = re.compile(
     rf"^{_BLANKS}(?:(?i:{_CRAWL_DELAY}){_SEPARATOR}{_TRIMMED_VALUE})?[^\n]*",
     re.ASCII | re.MULTILINE,

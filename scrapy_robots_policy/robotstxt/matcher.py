@@ -116,12 +116,12 @@ class Matcher:
 
     def decision(self, path: str) -> Decision:
         """The answer for a normalised path and the rule that decided."""
-        return as_decision(self.best(path), path)
+        return self.decision_of(self.find(path), path)
 
-    def best(self, path: str) -> Rule | None:
-        """The deciding rule for a normalised path, or None when no rule matches."""
-        found = self._as_compiled(self.find(path))
-        return None if found is None else self._as_rule(found)
+    def decision_of(self, found: Best, path: str) -> Decision:
+        """The answer ``find`` gave as ``found`` for a normalised path, as a Decision."""
+        compiled = self._as_compiled(found)
+        return as_decision(None if compiled is None else self._as_rule(compiled), path)
 
     def _as_compiled(self, best: Best) -> CompiledRule | None:
         """A rule ``find`` found as a CompiledRule, its line looked up."""

@@ -3,9 +3,10 @@ asks, become a ``Matcher`` (its plain rules in a dictionary, the others filed by
 prefix, and its Crawl-delay).
 
 The values of a group are read at C speed, one list per key with an item per line
-(``ALLOW_VALUE`` ...), so a rule's line number is its position in the list: Python
-only looks at the distinct values of groups that have "*", "$", "%" or non-ASCII
-octets, and at Crawl-delay values.
+(``ALLOW_VALUE`` ...), so a rule's line number is its position in the list (or, for a
+key with few lines among many, line by line: ``_first_values``): Python only looks at
+the distinct values of groups that have "*", "$", "%" or non-ASCII octets, and at
+Crawl-delay values.
 """
 
 from __future__ import annotations
@@ -16,11 +17,27 @@ from array import array
 from collections import deque
 from collections.abc import Iterable, Iterator
 from itertools import repeat
+from operator import methodcaller
 
 from .agents import Span, first_naming, group_span
-from .lines import ALLOW_VALUE, BLANKS, CRAWL_DELAY_VALUE, DISALLOW_VALUE, GROUP_LINE
+from .bulk import without_collections
+from .lines import (
+    ALLOW_LINE,
+    ALLOW_VALUE,
+    BLANKS,
+    CRAWL_DELAY_VALUE,
+    DISALLOW_LINE,
+    DISALLOW_VALUE,
+    GROUP_LINE,
+)
 from .matcher import ALLOWS, DISALLOWS, NO_RULES, Matcher
-from .patterns import PLAIN, CompiledRule, compile_alike, compile_pattern, normalize_pattern
+from .patterns import (
+    PLAIN,
+    CompiledRule,
+    compile_alike,
+    compile_pattern,
+    normalize_pattern,
+)
 from .precedence import Rule
 
 #: From this many distinct values of a key in a group on, they are filed in passes over
@@ -30,6 +47,7 @@ _IN_BULK = 32
 _INNER_DOLLAR = re.compile(r"\$(?!\n|\Z)")
 
 
+@without_collections
 def build(data: bytes, spans: array[int], indexes: list[int], token: bytes | None) -> Matcher:
     """Read the rule lines of the given groups (merged, in file order) for ``token``."""
     allows: list[str] = []
@@ -43,14 +61,13 @@ def build(data: bytes, spans: array[int], indexes: list[int], token: bytes | Non
         first_line += data.count(b"\n", pos, start)
         pos = start
         text = data[start:end].decode("latin-1")
-        allowed = ALLOW_VALUE.findall(text)
-        disallowed = DISALLOW_VALUE.findall(text)
+        allowed, disallowed = _first_values(text)
         if text.isascii() and not ("*" in text or "$" in text or "%" in text):
             # Every value is its own plain pattern.
             allows += allowed
             disallows += disallowed
             if "/index.htm" in text:
-                _index_pages(wild, allowed, first_line)
+                _index_pages(wild, allowed.items(), first_line)
         else:
             plain = text.isascii() and "%" not in text
             _read_values(wild, allows, allowed, True, first_line, plain)
@@ -58,13 +75,52 @@ def build(data: bytes, spans: array[int], indexes: list[int], token: bytes | Non
         if delay is None:
             delay = _delay_in(data, span, text, token)
     # Allow wins over a disallow of the same pattern; "" is no rule (Google: an empty
-    # value matches nothing), and a line of another kind reads as "".
+    # value matches nothing).
     plain_rules = dict.fromkeys(disallows, DISALLOWS)
     plain_rules.update(dict.fromkeys(allows, ALLOWS))
     plain_rules.pop("", None)
     if not plain_rules and not wild and delay is None:
         return NO_RULES
     return Matcher(plain_rules, wild, delay, _GroupLines(data, spans, indexes))
+
+
+def _first_values(text: str) -> tuple[dict[str, int], dict[str, int]]:
+    """Each distinct value of a group's allow lines, then of its disallow lines, with the
+    offset of the first line writing it (from the group's first rule line on).
+
+    A key whose lines are a good part of the group's is read with one match per line of
+    the group, at C speed (its value, or "" for a line of another kind); a key with few
+    lines among many others, line by line, so that a group of 250,000 empty lines is not
+    a list of 250,000 items."""
+    low = "\n" + text.lower()
+    lines = low.count("\n")
+    # Lines starting with the key's first letters: an estimate (blanks may come first).
+    allow_lines = low.count("\nallow")
+    disallow_lines = low.count("\ndi")
+    return (
+        _firsts(text, ALLOW_VALUE, ALLOW_LINE, dense=allow_lines * 2 >= lines),
+        _firsts(text, DISALLOW_VALUE, DISALLOW_LINE, dense=disallow_lines * 2 >= lines),
+    )
+
+
+def _firsts(
+    text: str, every_line: re.Pattern[str], its_lines: re.Pattern[str], *, dense: bool
+) -> dict[str, int]:
+    """``_first_values`` of one key: by ``every_line`` (an item per line) or by
+    ``its_lines`` (a match per line of that key)."""
+    if dense:
+        values = every_line.findall(text)
+        # At C speed: the later (reversed: earlier) offsets overwrite.
+        return dict(zip(reversed(values), range(len(values) - 1, -1, -1), strict=True))
+    firsts: dict[str, int] = {}
+    lined = "\n" + text  # a match starts at the "\n" before its line
+    offset, counted = 0, 1
+    for found in its_lines.finditer(lined):
+        start = found.start() + 1
+        offset += lined.count("\n", counted, start)
+        counted = start
+        firsts.setdefault(found.group(1), offset)
+    return firsts
 
 
 def _delay_in(data: bytes, span: Span, text: str, token: bytes | None) -> float | None:
@@ -87,16 +143,13 @@ def _delay_in(data: bytes, span: Span, text: str, token: bytes | None) -> float 
 def _read_values(
     wild: dict[str, list[CompiledRule]],
     plain: list[str],
-    values: list[str],
+    firsts: dict[str, int],
     allow: bool,
     first_line: int,
     ascii_only: bool,
 ) -> None:
-    """File a group's values of one key (an item per line): plain patterns into
-    ``plain``, the others by literal prefix into ``wild``, each at its first line."""
-    # Each distinct value and the offset of its first line, at C speed: the later
-    # (reversed: earlier) offsets overwrite.
-    firsts = dict(zip(reversed(values), range(len(values) - 1, -1, -1), strict=True))
+    """File a group's distinct values of one key, each with the offset of its first line:
+    plain patterns into ``plain``, the others by literal prefix into ``wild``."""
     firsts.pop("", None)
     if len(firsts) < _IN_BULK or not ascii_only or _INNER_DOLLAR.search("\n".join(firsts)):
         _read_one_by_one(wild, plain, firsts, allow, first_line, ascii_only)
@@ -112,9 +165,9 @@ def _read_values(
     if with_wildcards:
         _file(wild, with_wildcards, allow, map(first_line.__add__, offsets))
     if allow and "/index.htm" in "".join(firsts):
-        for value, offset in firsts.items():
-            if "/index.htm" in value:
-                _index_pages(wild, [value], first_line + offset)
+        _index_pages(
+            wild, ((v, o) for v, o in firsts.items() if "/index.htm" in v), first_line
+        )
 
 
 def _read_one_by_one(
@@ -135,17 +188,25 @@ def _read_one_by_one(
         else:
             _add(wild, pattern, allow, first_line + offset)
         if allow and "/index.htm" in pattern:
-            _index_pages(wild, [pattern], first_line + offset)
+            _index_pages(wild, [(pattern, offset)], first_line)
 
 
 def _file(
     wild: dict[str, list[CompiledRule]], patterns: list[str], allow: bool, lines: Iterable[int]
 ) -> None:
-    """File normalised rules with a "*" or "$" under their literal prefixes: when each
-    has as many "*" as the others, compiled and filed together at C speed (see
+    """File normalised rules with a "*" or "$" under their literal prefixes: those with
+    as many "*" as each other compiled and filed together at C speed (see
     ``compile_alike``)."""
     columns = compile_alike(patterns)
     if columns is None:
+        stars = list(map(methodcaller("count", "*"), patterns))
+        if len(patterns) >= _IN_BULK and len(counts := set(stars)) > 1:
+            # Each count of "*" on its own (a rule's place in its list is its sort's).
+            at = list(lines)
+            for count in counts:
+                alike = [n for n, own in enumerate(stars) if own == count]
+                _file(wild, [patterns[n] for n in alike], allow, [at[n] for n in alike])
+            return
         for pattern, line in zip(patterns, lines, strict=True):
             # ``_add``, inline: a group can hold 30,000 of them, read on a first question.
             prefix, kind, last, between = compile_pattern(pattern)
@@ -169,10 +230,12 @@ def _file(
     deque(map(list.append, map(wild.__getitem__, prefixes), rules), maxlen=0)
 
 
-def _index_pages(wild: dict[str, list[CompiledRule]], allowed: list[str], first_line: int) -> None:
-    """File the rule ``_directory_of`` each allowed index page, at its line. ``allowed``:
-    the values of a group's allow lines, one per line, or one pattern at ``first_line``."""
-    for offset, pattern in enumerate(allowed):
+def _index_pages(
+    wild: dict[str, list[CompiledRule]], allowed: Iterable[tuple[str, int]], first_line: int
+) -> None:
+    """File the rule ``_directory_of`` each allowed index page (a pattern and the offset
+    of its line from ``first_line``), at its line."""
+    for pattern, offset in allowed:
         directory = _directory_of(pattern)
         if directory is not None:
             _add(wild, directory, True, first_line + offset)

@@ -280,6 +280,35 @@ def test_rules_alike_filed_together_decide_as_brute_force(
         "/" + "*".join(own[: stars + 1]) + ("$" if anchor else "")
         for own, anchor in zip(pieces, anchors, strict=False)
     ]
+    assert_decides_as_brute_force(patterns, data)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    stars=st.lists(st.integers(1, 3), min_size=50, max_size=50),
+    pieces=st.lists(
+        st.lists(st.text(alphabet="ab1", max_size=5), min_size=4, max_size=4),
+        min_size=8,
+        max_size=50,
+    ),
+    anchors=st.lists(st.booleans(), min_size=50, max_size=50),
+    data=st.data(),
+)
+def test_rules_of_several_star_counts_filed_count_by_count_decide_as_brute_force(
+    stars: list[int], pieces: list[list[str]], anchors: list[bool], data: st.DataObject
+) -> None:
+    """A group mixing patterns of one, two and three "*" is filed in one pass per count:
+    it decides as trying every rule in turn."""
+    patterns = [
+        "/" + "*".join(own[: count + 1]) + ("$" if anchor else "")
+        for own, count, anchor in zip(pieces, stars, anchors, strict=False)
+    ]
+    assert_decides_as_brute_force(patterns, data)
+
+
+def assert_decides_as_brute_force(patterns: list[str], data: st.DataObject) -> None:
+    """Every third pattern allows, the others disallow; paths drawn from the patterns are
+    decided as trying every rule in turn would, values filed in passes however few."""
     rules = [(n % 3 == 0, pattern) for n, pattern in enumerate(patterns)]
     body = "User-agent: *\n" + "".join(
         f"{'Allow' if allow else 'Disallow'}: {pattern}\n" for allow, pattern in rules
@@ -443,6 +472,35 @@ def test_questions_in_a_row_answer_like_fresh_ones(urls: list[str]) -> None:
         assert reused.decide(url, "x") == fresh.decide(url, "x"), url
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    questions=st.lists(
+        st.tuples(
+            st.sampled_from(["allowed", "decide"]),
+            st.sampled_from(["/p", "/p/x", "/q", "/a$", "/robots.txt", "/x", "/"]),
+            st.sampled_from(["FooBot", "Other"]),
+        ),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_a_refusal_read_again_by_decide_is_the_fresh_decision(
+    questions: list[tuple[str, str, str]],
+) -> None:
+    """``decide`` reads the rule ``allowed`` found when it refused the same question
+    (the crawler's refusal names that line); any other question must not read it."""
+    body = (
+        "User-agent: FooBot\nDisallow: /p\nAllow: /p/x\nDisallow: /*$\n"
+        "User-agent: *\nDisallow: /q\nDisallow: /a%24\nDisallow: /\nAllow: /x\n"
+    )
+    reused = RobotsTxt.parse(body)
+    for method, path, agent in questions:
+        url = "http://a.test" + path
+        fresh = RobotsTxt.parse(body)
+        assert getattr(reused, method)(url, agent) == getattr(fresh, method)(url, agent)
+        assert reused.decide(url, agent) == fresh.decide(url, agent), (method, url, agent)
+
+
 # --- pathological inputs: each must finish "well under 100 ms"; asserted loosely ---------
 
 SAFE_SECONDS = 1.0
@@ -532,3 +590,23 @@ def test_values_read_at_c_speed_are_those_of_the_line_by_line_reading(
         )
     )
     assert read == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(lines=st.lists(LINE_PARTS, max_size=25), blank_lines=st.integers(0, 40))
+def test_values_read_line_by_line_are_those_read_at_c_speed(
+    lines: list[tuple[str, ...]], blank_lines: int
+) -> None:
+    """A key with few lines in its group is read line by line, one with many with an item
+    per line: both readings give every distinct value the offset of its first line."""
+    text = "\n" * blank_lines + "".join("".join(parts) for parts in lines)
+    data = lines_module.prepare(text).decode("latin-1")
+    for every, its in (
+        (lines_module.ALLOW_VALUE, lines_module.ALLOW_LINE),
+        (lines_module.DISALLOW_VALUE, lines_module.DISALLOW_LINE),
+    ):
+        dense = rules_module._firsts(data, every, its, dense=True)
+        sparse = rules_module._firsts(data, every, its, dense=False)
+        dense.pop("", None)
+        sparse.pop("", None)  # an empty value, or (dense) a line of another kind
+        assert sparse == dense

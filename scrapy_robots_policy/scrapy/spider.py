@@ -20,6 +20,7 @@ from scrapy_robots_policy.directives import RobotsDirectives
 from scrapy_robots_policy.page.policy import KEPT, Outcome, Page, PagePolicy
 from scrapy_robots_policy.page.record import RECORD_META, annotate, page_record
 from scrapy_robots_policy.page.request import DECISION_META, RequestDecision
+from scrapy_robots_policy.scrapy.internals import SCRAPY_HTML
 from scrapy_robots_policy.scrapy.pageaccounts import PageAccounts
 from scrapy_robots_policy.scrapy.settings import RobotsPolicySettings
 from scrapy_robots_policy.scrapy.useragent import UserAgentChoice
@@ -91,7 +92,7 @@ class RobotsPolicySpiderMiddleware:
         if page is None:
             request: Request | None = getattr(response, "request", None)
             directives = RobotsDirectives.from_response(
-                response, self.user_agents.for_request(request))
+                response, self.user_agents.for_request(request), SCRAPY_HTML)
             meta = request.meta if request is not None else {}  # no request, no meta
             usage = self._usage(response, meta, directives)
             page = self.policy.judge(directives, obey=not meta.get("dont_obey_robotstxt"),

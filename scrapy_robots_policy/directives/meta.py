@@ -1,12 +1,17 @@
-"""Robots meta tags: which ``<meta>`` elements of a parsed document address us (``robots``
-and our crawler's name), and how much of them is read; in the same pass, the TDMRep tags
-(``USAGE_META_NAMES``), which ``usage.tdmrep`` reads."""
+"""Robots meta tags: which ``<meta>`` elements of a document address us (``robots`` and
+our crawler's name), and how much of them is read; in the same pass, the TDMRep tags
+(``USAGE_META_NAMES``), which ``usage.tdmrep`` reads. Two readers pick them alike
+(:class:`_Picking`): :func:`meta_tags` walks a tree already built, and
+:func:`streamed_meta_tags` streams a document's text through the same parser, no tree
+built."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import threading
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, cast
 
+import lxml.html
 from lxml import etree
 
 from scrapy_robots_policy.directives.fold import DirectiveReading, collect, new_reading
@@ -72,42 +77,172 @@ def _meta_scope(scope: str, agent: str) -> str | None:
     return agent if scope == agent or addressee(scope) == agent else None
 
 
+class _Picking:
+    """Which meta tags of a document are read, as either reader meets them in document
+    order: those for ``robots`` or ``agent`` that have a content, as many as from_meta
+    reads and one more so that it sees there were more, and the first TDMRep tags
+    (``usage_meta``). Other meta tags' contents are never read, so a page of 100,000 meta
+    tags costs a walk over them, not 100,000 pairs."""
+
+    def __init__(self, agent: str):
+        self.agent = agent
+        self.tags: list[tuple[str, str]] = []
+        self.robots = self.usage = 0
+
+    def wanted(self, name: str) -> bool | None:
+        """True for a robots tag's name, False for a TDMRep tag still read, else None."""
+        lowered = name.strip().lower()
+        if _meta_scope(lowered, self.agent) is not None:
+            return True
+        if self.usage < _MAX_USAGE_TAGS and lowered in USAGE_META_NAMES:
+            return False
+        return None
+
+    def take(self, name: str, content: str, robots: bool) -> bool:
+        """Keep one wanted tag (its content as read); whether enough have been read."""
+        self.tags.append((name, content))
+        if not robots:
+            self.usage += 1
+            return False
+        self.robots += 1
+        return self.robots > MAX_VALUES
+
+
 def meta_tags(selector: Any, agent: str,
-               size: int | None = None) -> tuple[tuple[str, str], ...]:
-    """The (name, content) pairs of a parsed document's meta tags for ``robots`` or
-    ``agent`` that have both, in document order: as many as from_meta reads, and one more
-    so that it sees there were more; and the first TDMRep tags (``usage_meta``). Other
-    meta tags' contents are never read, so a page of 100,000 meta tags costs a walk over
-    them, not 100,000 pairs. ``size``, when known, is the document's length (bytes or
-    characters): no value is longer."""
+              size: int | None = None) -> tuple[tuple[str, str], ...]:
+    """The (name, content) pairs :class:`_Picking` reads of a parsed document's meta tags
+    (a parsel Selector's tree, which stays as it is). ``size``, when known, is the
+    document's length (bytes or characters): no value is longer."""
     root = getattr(selector, "root", None)
     if not isinstance(root, etree._Element):  # a JSON or text selector has no tags
         return ()
     content_of = (_whole_content if size is not None and size <= _SMALL_DOCUMENT
                   else _content_start)
+    picking = _Picking(agent)
     # "{*}" also finds XHTML's namespaced meta when the page was parsed as XML.
     # lxml's own iteration is several times faster than an XPath with translate(), and
     # unlike an XPath's answer it is not a list of every meta element.
-    tags = []
-    read = usage = 0
-    for top in _top_level(root):
-        for node in top.iter("{*}meta"):
-            name = node.get("name")
-            if name is None:
-                continue
-            lowered = name.strip().lower()
-            robots = _meta_scope(lowered, agent) is not None
-            if not robots and (usage == _MAX_USAGE_TAGS or lowered not in USAGE_META_NAMES):
-                continue
-            content = content_of(node)
-            if content is None:
-                continue
-            tags.append((name, content))
-            if not robots:
-                usage += 1
-            elif (read := read + 1) > MAX_VALUES:
-                return tuple(tags)
-    return tuple(tags)
+    for node in (meta for top in _top_level(root) for meta in top.iter("{*}meta")):
+        name = node.get("name")
+        robots = None if name is None else picking.wanted(name)
+        if name is None or robots is None:
+            continue
+        content = content_of(node)
+        if content is not None and picking.take(name, content, robots):
+            break
+    return tuple(picking.tags)
+
+
+def streamed_meta_tags(text: str, agent: str) -> tuple[tuple[str, str], ...]:
+    """The pairs :func:`meta_tags` would read in the tree parsel builds of ``text`` (an
+    HTML document, decoded), read as libxml2 parses it, no tree built: the tree of a page
+    of 100,000 meta tags is some ten times the page, and Scrapy would keep it on the
+    response for as long as the response lives. The parse stops once enough are read."""
+    parser, target = _thread_parser()
+    target.picking = picking = _Picking(agent)
+    try:
+        for piece in _parsed_pieces(text):
+            parser.feed(piece)
+        parser.close()
+    except _Enough:
+        pass  # lxml ends a parse whose feed raised: the parser is ready for the next
+    except BaseException:
+        _PARSERS.kept = None  # a parse may be left half fed: the next call starts anew
+        raise
+    finally:
+        target.picking = _NOBODY
+    return tuple(picking.tags)
+
+
+def _parsed_pieces(text: str) -> Iterator[bytes]:
+    """What parsel parses for ``text``, so that the parser sees the events of the tree
+    Scrapy builds, in the same order (meta tags in the body, after </html>, in broken
+    markup alike): the text stripped, without NULs (the parser would read U+FFFD), as
+    UTF-8, ``<html/>`` when nothing is left; a piece at a time, so that a page of
+    megabytes is never copied whole."""
+    start, end = _stripped(text)
+    empty = True
+    for at in range(start, end, _PIECE):
+        piece = text[at : min(at + _PIECE, end)].replace("\0", "").encode("utf-8")
+        if piece:
+            empty = False
+            yield piece
+    if empty:
+        yield b"<html/>"
+
+
+def _stripped(text: str) -> tuple[int, int]:
+    """Where ``text.strip()`` starts and ends in ``text``, without that copy of it."""
+    start, end = 0, len(text)
+    while start < end:
+        head = text[start : start + _WINDOW]
+        kept = head.lstrip()
+        start += len(head) - len(kept)
+        if kept:
+            break
+    while end > start:
+        tail = text[max(start, end - _WINDOW) : end]
+        kept = tail.rstrip()
+        end -= len(tail) - len(kept)
+        if kept:
+            break
+    return start, end
+
+
+#: Characters given to the parser at a time, and looked at at a time for the whitespace
+#: that parsel strips.
+_PIECE = 1 << 16
+_WINDOW = 256
+
+
+class _Enough(Exception):
+    """Raised by the parser target to stop the parse: the rest would not be read."""
+
+
+class _MetaTarget:
+    """An lxml parser target: only ``start`` is defined, so libxml2 calls into Python for
+    each element's start tag and for nothing else (no text, no tree)."""
+
+    def __init__(self) -> None:
+        self.picking = _NOBODY
+
+    def start(self, tag: str, attrib: Mapping[str, str]) -> None:
+        # The HTML parser lower-cases tag names and keeps no namespaces: <svg:meta> is not
+        # a meta element, in the tree either.
+        if tag != "meta":
+            return
+        name = attrib.get("name")
+        robots = None if name is None else self.picking.wanted(name)
+        if name is None or robots is None:
+            return
+        content = attrib.get("content")
+        # Cut as the tree readers cut it: one character past the read limit says "longer".
+        if content is not None and self.picking.take(
+                name, content[:MAX_VALUE_CHARS + 1], robots):
+            raise _Enough
+
+    def close(self) -> None:
+        return None
+
+
+#: Whom the target reads for between parses (never asked: no parse runs then).
+_NOBODY = _Picking("")
+#: One parser per thread, as lxml parsers must be used: making a parser with a target
+#: costs more than parsing a small page with it, so each thread keeps one.
+_PARSERS = threading.local()
+
+
+def _thread_parser() -> tuple[etree.HTMLParser, _MetaTarget]:
+    """This thread's parser, the HTML parser parsel makes for a page (recovering, UTF-8,
+    no size limit), feeding its ``_MetaTarget``."""
+    kept: tuple[etree.HTMLParser, _MetaTarget] | None = getattr(_PARSERS, "kept", None)
+    if kept is None:
+        target = _MetaTarget()
+        # lxml calls only the methods a target has; its stubs ask for all five.
+        parser = lxml.html.HTMLParser(recover=True, encoding="utf-8", huge_tree=True,
+                                      target=cast("etree.ParserTarget", target))
+        kept = _PARSERS.kept = (parser, target)
+    return kept
 
 
 # A meta tag's content as read: past the read limit by one character that says "longer"

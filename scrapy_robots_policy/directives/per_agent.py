@@ -20,8 +20,18 @@ from scrapy_robots_policy.directives.fold import (
     kept_sources,
 )
 from scrapy_robots_policy.directives.headers import read_x_robots_tag
-from scrapy_robots_policy.directives.meta import html_text, meta_tags, read_meta
-from scrapy_robots_policy.directives.response import read_response, robots_tag_lines
+from scrapy_robots_policy.directives.meta import (
+    html_text,
+    meta_tags,
+    read_meta,
+    streamed_meta_tags,
+)
+from scrapy_robots_policy.directives.response import (
+    PUBLIC_HTML,
+    HtmlAccess,
+    read_response,
+    robots_tag_lines,
+)
 from scrapy_robots_policy.directives.robots_tag import read_robots_tag
 from scrapy_robots_policy.directives.values import effect_of, stricter_value
 from scrapy_robots_policy.directives.vocabulary import FLAGS, VALUED, Directive
@@ -117,37 +127,34 @@ class RobotsDirectives:
 
     @classmethod
     def from_selector(cls, selector: Any, user_agent: str) -> RobotsDirectives:
-        """Directives from the meta tags of an already parsed document (a parsel Selector).
-
-        Reusing the response's own selector means the page is parsed once, whether the
-        spider queries it before or after us.
-        """
-        return cls._from_selector(selector, user_agent, None)
-
-    @classmethod
-    def _from_selector(cls, selector: Any, user_agent: str,
-                       size: int | None) -> RobotsDirectives:
-        tags = meta_tags(selector, product_token(user_agent), size)
+        """Directives from the meta tags of an already parsed document (a parsel Selector):
+        a page the spider has parsed is not parsed again."""
+        tags = meta_tags(selector, product_token(user_agent))
         return cls.from_meta(tags, user_agent) if tags else _BLANK
 
     @classmethod
     def from_html(cls, html: str | bytes, user_agent: str) -> RobotsDirectives:
         """Directives from the robots meta tags of an HTML (or XHTML) document."""
         try:
-            from parsel import Selector
-
-            html = html_text(html)
-            if not html.strip():
+            text = html_text(html)
+            if not text.strip():
                 return cls()
-            return cls._from_selector(Selector(text=html, type="html"), user_agent, len(html))
+            tags = streamed_meta_tags(text, product_token(user_agent))
+            return cls.from_meta(tags, user_agent) if tags else _BLANK
         except Exception as error:  # lxml refuses some inputs; bad HTML must never raise
             return cls(errors=(f"could not parse HTML: {error!r}",))
 
     @classmethod
-    def from_response(cls, response: Any, user_agent: str) -> RobotsDirectives:
-        """Directives of a Scrapy response: its headers, and its meta tags if it is HTML."""
+    def from_response(cls, response: Any, user_agent: str,
+                      html: HtmlAccess = PUBLIC_HTML) -> RobotsDirectives:
+        """Directives of a Scrapy response: its headers, and its meta tags if it is HTML.
+
+        The page is streamed through the parser for its meta tags, no tree left on the
+        response, unless ``html`` gives a tree to read (the spider middleware's own
+        choice: the tree a spider that parses builds anyway).
+        """
         agent = product_token(user_agent)
-        headers, tags, errors = read_response(response, agent)
+        headers, tags, errors = read_response(response, agent, html)
         robots_tag = robots_tag_lines(response, errors)
         size = sum(map(len, (*headers, *robots_tag))) + sum(len(n) + len(c) for n, c in tags)
         if size <= _MAX_CACHED_CHARS:

@@ -3,10 +3,10 @@ headers, and its robots meta tags when it is HTML, without importing Scrapy."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from scrapy_robots_policy.directives.lists import MAX_VALUES, header_text
-from scrapy_robots_policy.directives.meta import meta_tags
+from scrapy_robots_policy.directives.meta import meta_tags, streamed_meta_tags
 from scrapy_robots_policy.directives.robots_tag import field_lines
 from scrapy_robots_policy.directives.vocabulary import ALL_AGENTS, USAGE_META_NAMES
 
@@ -14,7 +14,42 @@ from scrapy_robots_policy.directives.vocabulary import ALL_AGENTS, USAGE_META_NA
 _PIECE = 1 << 16
 
 
-def read_response(response: Any, agent: str) -> tuple[
+class HtmlAccess(Protocol):
+    """How the HTML of a response is reached: a tree to read, or its text to stream.
+
+    Scrapy keeps a page's tree and its decoded text on the response, once made, for as
+    long as the response lives. A spider that parses its pages builds the tree anyway,
+    and reading it spares a second parse; for one that never parses, a tree built for
+    the directives would be the plugin's own cost (some ten times the page), and the
+    page is streamed through the parser instead. Scrapy's public API says neither
+    whether a tree was built nor how to decode without keeping the text: the spider
+    middleware chooses, and reads, through ``scrapy/``.
+    """
+
+    def tree(self, response: Any) -> Any | None:
+        """The response's selector to read the meta tags from, or None to stream its
+        text."""
+
+    def text(self, response: Any) -> str:
+        """The response's text as ``response.text`` decodes it."""
+
+
+class PublicHtmlAccess:
+    """Through Scrapy's public API alone: no tree is known to be built, so the page is
+    streamed; its text stays on the response (``response.text`` keeps it)."""
+
+    def tree(self, response: Any) -> Any | None:
+        return None
+
+    def text(self, response: Any) -> str:
+        text: str = response.text
+        return text
+
+
+PUBLIC_HTML = PublicHtmlAccess()
+
+
+def read_response(response: Any, agent: str, html: HtmlAccess = PUBLIC_HTML) -> tuple[
         tuple[str, ...], tuple[tuple[str, str], ...], list[str]]:
     """The response's X-Robots-Tag values, its (name, content) meta tags for ``robots``
     or ``agent`` (a product token), and what could not be read at all."""
@@ -27,16 +62,10 @@ def read_response(response: Any, agent: str) -> tuple[
         headers = ()
         errors.append(f"could not read X-Robots-Tag headers: {error!r}")
     tags: tuple[tuple[str, str], ...] = ()
-    if _is_html(response) and _may_hold_tags(response, agent):
-        try:
-            selector = response.selector
-        except Exception as error:
-            errors.append(f"could not parse HTML: {error!r}")
-        else:
-            try:
-                tags = meta_tags(selector, agent, len(response.body))
-            except Exception as error:
-                errors.append(f"could not read meta tags: {error!r}")
+    if _is_html(response):
+        tags, unread = _meta_tags(response, agent, html)
+        if unread:
+            errors.append(unread)
     return headers, tags, errors
 
 
@@ -50,22 +79,37 @@ def robots_tag_lines(response: Any, errors: list[str]) -> tuple[str, ...]:
         return ()
 
 
-def _may_hold_tags(response: Any, agent: str) -> bool:
-    """Whether an HTML page can hold a meta tag ``meta_tags`` reads: False spares the
+def _meta_tags(response: Any, agent: str, html: HtmlAccess) -> tuple[
+        tuple[tuple[str, str], ...], str | None]:
+    """The meta tags of an HTML response, and why they could not be read: from the tree
+    ``html`` gives, else streamed from its text (an ``HtmlResponse``: no tree is left
+    behind), else from the tree Scrapy builds (XHTML in another response type)."""
+    try:
+        tree = html.tree(response)
+        if tree is None and _is_html_response(response):
+            text = html.text(response)
+            return (streamed_meta_tags(text, agent) if _may_hold_tags(text, agent)
+                    else ()), None
+        if tree is None:
+            tree = response.selector
+    except Exception as error:
+        return (), f"could not parse HTML: {error!r}"
+    try:
+        return meta_tags(tree, agent, len(response.body)), None
+    except Exception as error:
+        return (), f"could not read meta tags: {error!r}"
+
+
+def _may_hold_tags(text: str, agent: str) -> bool:
+    """Whether an HTML page's text can hold a meta tag the readers read: False spares the
     parse of a page without one (the largest cost of this middleware in a crawl whose
     spider parses nothing).
 
     A tag's lower-cased name starts with ``robots``, ``agent`` or a TDMRep name, so its
     text holds that word once lower-cased, unless it is spelled with character
-    references ("&#114;obots") or NULs, which the parser drops. Only ``HtmlResponse``:
-    an XML parse may define entities of its own.
+    references ("&#114;obots") or NULs, which the parser drops. Only for an
+    ``HtmlResponse``: an XML parse may define entities of its own.
     """
-    if not _is_html_response(response):
-        return True
-    try:
-        text = response.text
-    except Exception:
-        return True  # the parse will say what went wrong
     if "&#" in text or "\0" in text:
         return True
     names = [name for name in (ALL_AGENTS, *USAGE_META_NAMES, agent) if name]

@@ -53,6 +53,19 @@ Refusing a request before the scheduler (for :mod:`.early`), as the downloader w
   never refused twice; the refusal asks the same filter first, which records the
   request as seen exactly as the scheduler's ``enqueue_request`` would have.
 
+A response's HTML, for the spider middleware's reading of meta tags (:data:`SCRAPY_HTML`):
+
+- ``TextResponse._cached_selector``, the selector ``response.selector`` built and keeps
+  on the response: when a spider (or another middleware) already parsed the page, its
+  tree is read rather than the page parsed again; nothing public says whether it exists
+  without building it;
+- ``TextResponse._cached_ubody``, the decoded text ``response.text`` keeps: the
+  middleware decodes a page it parses for its meta tags and puts it back to "not
+  decoded" if it was not, so that a crawl that never reads the text does not keep it (a
+  page's size again, up to four times it) for the response's life. (Scrapy's own
+  MetaRefreshMiddleware, on by default, decodes every HTML page before: then the text
+  is Scrapy's, and stays.)
+
 Stand-ins (a ``MagicMock`` crawler in a user's unit tests, where every attribute is a
 truthy mock) are never read: only objects whose type is Scrapy's own are.
 """
@@ -69,6 +82,8 @@ from scrapy.core import engine as _engine
 from scrapy.core.downloader import Downloader, Slot
 from scrapy.core.engine import ExecutionEngine
 from scrapy.core.scraper import Scraper
+from scrapy.http import TextResponse
+from scrapy.selector import Selector
 from twisted.internet.defer import Deferred
 
 if TYPE_CHECKING:
@@ -218,3 +233,24 @@ def seen_by_scheduler(crawler: Crawler, request: Request) -> bool:
     request_seen = getattr(getattr(getattr(slot, "scheduler", None), "df", None),
                            "request_seen", None)
     return bool(request_seen(request)) if callable(request_seen) else False
+
+
+class ScrapyHtmlAccess:
+    """A response's HTML (see the module's docstring): the tree already built if any,
+    else the text, without keeping it on the response."""
+
+    def tree(self, response: Any) -> Selector | None:
+        if not issubclass(type(response), TextResponse):
+            return None
+        tree = getattr(response, "_cached_selector", None)
+        return tree if isinstance(tree, Selector) else None
+
+    def text(self, response: Any) -> str:
+        decoded_before = getattr(response, "_cached_ubody", _UNKNOWN)
+        text: str = response.text
+        if decoded_before is None:  # decoded for us alone: Scrapy decodes again if asked
+            response._cached_ubody = None
+        return text
+
+
+SCRAPY_HTML = ScrapyHtmlAccess()

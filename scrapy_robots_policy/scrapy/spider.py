@@ -4,7 +4,8 @@ It sits next to the spider, so it sees what callbacks yield, and drops what
 :mod:`scrapy_robots_policy.page.policy` decides to drop; :mod:`.pageaccounts` counts and
 logs why. Every
 directive is put in ``response.meta["robots_directives"]`` before the callback runs, for
-the user's code to honour the rest (nosnippet, max-snippet, ...).
+the user's code to honour the rest (nosnippet, max-snippet, ...). :mod:`.pagetrees`
+chooses whether a page's meta tags are read from its tree or streamed.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from scrapy_robots_policy.page.policy import KEPT, Outcome, Page, PagePolicy
 from scrapy_robots_policy.page.record import RECORD_META, annotate, page_record
 from scrapy_robots_policy.page.request import DECISION_META, RequestDecision
 from scrapy_robots_policy.scrapy.pageaccounts import PageAccounts
+from scrapy_robots_policy.scrapy.pagetrees import PageTrees
 from scrapy_robots_policy.scrapy.settings import RobotsPolicySettings
 from scrapy_robots_policy.scrapy.useragent import UserAgentChoice
 from scrapy_robots_policy.usage.policy import (
@@ -56,6 +58,7 @@ class RobotsPolicySpiderMiddleware:
         self.user_agents = UserAgentChoice.for_crawler(crawler)
         crawler.signals.connect(self.user_agents.use_spider, signal=signals.spider_opened)
         self._pages: WeakKeyDictionary[Response, Page] = WeakKeyDictionary()
+        self.trees = PageTrees()  # whether each page is read from its tree or streamed
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> RobotsPolicySpiderMiddleware:
@@ -70,10 +73,11 @@ class RobotsPolicySpiderMiddleware:
         page = self._page(response)
         if not (self.recording or page.filters):  # nothing to drop or annotate: pass on
             yield from result
-            return
-        for obj in result:
-            if self._keep(response, page, obj):
-                yield obj
+        else:
+            for obj in result:
+                if self._keep(response, page, obj):
+                    yield obj
+        self.trees.learn(response)
 
     async def process_spider_output_async(self, response: Response, result: AsyncIterator[Any],
                                           spider: Spider | None = None) -> AsyncIterator[Any]:
@@ -81,17 +85,18 @@ class RobotsPolicySpiderMiddleware:
         if not (self.recording or page.filters):  # most pages: at the lowest cost
             async for obj in result:
                 yield obj
-            return
-        async for obj in result:
-            if self._keep(response, page, obj):
-                yield obj
+        else:
+            async for obj in result:
+                if self._keep(response, page, obj):
+                    yield obj
+        self.trees.learn(response)
 
     def _page(self, response: Response) -> Page:
         page = self._pages.get(response)
         if page is None:
             request: Request | None = getattr(response, "request", None)
             directives = RobotsDirectives.from_response(
-                response, self.user_agents.for_request(request))
+                response, self.user_agents.for_request(request), self.trees.access(response))
             meta = request.meta if request is not None else {}  # no request, no meta
             usage = self._usage(response, meta, directives)
             page = self.policy.judge(directives, obey=not meta.get("dont_obey_robotstxt"),

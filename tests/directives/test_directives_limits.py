@@ -19,6 +19,7 @@ from scrapy_robots_policy.directives import fold as fold_module
 from scrapy_robots_policy.directives.lists import MAX_VALUE_CHARS
 from scrapy_robots_policy.directives.per_agent import _VALUE_FIELDS
 from scrapy_robots_policy.directives.values import effect_of
+from scrapy_robots_policy.scrapy.internals import SCRAPY_HTML
 from tests.directives_pages import meta
 
 UTC = timezone.utc
@@ -94,7 +95,8 @@ def python_memory_peak(function):
 
 
 def parsed_response(body: bytes) -> HtmlResponse:
-    """A response whose selector the spider already built, as the middleware sees it."""
+    """A response whose selector the spider already built, as the middleware sees it
+    (through SCRAPY_HTML, which finds that selector)."""
     response = HtmlResponse("http://example.com/", body=body,
                             headers={"Content-Type": "text/html; charset=utf-8"})
     response.selector.root  # noqa: B018
@@ -105,7 +107,8 @@ def test_a_page_of_100_000_robots_meta_tags_costs_what_32_of_them_do():
     body = (b"<html><head>" + b'<meta name="robots" content="noarchive">' * 100_000
             + b'<meta name="robots" content="noindex"></head><body>x</body></html>')
     response = parsed_response(body)
-    peak, directives = python_memory_peak(lambda: R.from_response(response, "mybot"))
+    peak, directives = python_memory_peak(
+        lambda: R.from_response(response, "mybot", SCRAPY_HTML))
     assert directives == R(noarchive=True)  # the bound: only the first 32 are read
     assert directives.cut == ("robots meta tags after the first 32 not read",)
     assert peak < 1_000_000  # not a (name, content) pair for each of them: that was 18 MB
@@ -116,7 +119,8 @@ def test_a_10_mb_meta_content_is_read_in_part_not_copied_whole():
     body = (b'<html><head><meta name="description" content="' + content + b'">'
             b'<meta name="robots" content="' + content + b'"></head><body>x</body></html>')
     response = parsed_response(body)
-    peak, directives = python_memory_peak(lambda: R.from_response(response, "mybot"))
+    peak, directives = python_memory_peak(
+        lambda: R.from_response(response, "mybot", SCRAPY_HTML))
     assert directives == R(noindex=True)
     assert directives.cut == (f"a robots meta content longer than {MAX_VALUE_CHARS} "
                               "characters: the rest not read",)

@@ -11,10 +11,12 @@ from __future__ import annotations
 from typing import Any
 from unittest import mock
 
+import pytest
 import scrapy
 from scrapy import signals
 from scrapy.contracts import ContractsManager
 from scrapy.core.downloader import Slot
+from scrapy.http import HtmlResponse
 from twisted.internet.defer import Deferred
 
 from scrapy_robots_policy.scrapy import internals
@@ -107,3 +109,61 @@ def test_stand_ins_are_never_read() -> None:
     assert internals.downloader_of(crawler) is None
     assert internals.scraper_of(crawler) is None
     assert internals.seen_by_scheduler(crawler, scrapy.Request("http://example.com/")) is False
+
+
+# --- a response's HTML (SCRAPY_HTML, for the spider middleware) ---------------------------
+
+MIDDLEWARE = "scrapy_robots_policy.scrapy.spider.RobotsPolicySpiderMiddleware"
+NOARCHIVE = '<html><head><meta name="robots" content="noarchive"></head><body>x</body></html>'
+
+
+@pytest.mark.parametrize("content_type", ["text/html; charset=utf-8", "text/html"])
+def test_a_response_keeps_its_tree_and_text_where_scrapy_html_looks(content_type):
+    # Without a charset in the header, Scrapy infers the encoding and keeps the text it
+    # decoded for that: SCRAPY_HTML puts it back to "not decoded" too.
+    response = HtmlResponse("http://e.com/", body=NOARCHIVE.encode(),
+                            headers={"Content-Type": content_type})
+    assert response._cached_selector is None and response._cached_ubody is None
+    assert internals.SCRAPY_HTML.tree(response) is None
+    assert internals.SCRAPY_HTML.text(response) == NOARCHIVE
+    assert response._cached_ubody is None  # decoded for the middleware alone: not kept
+    selector = response.selector
+    assert response._cached_selector is selector
+    assert internals.SCRAPY_HTML.tree(response) is selector
+    kept = response._cached_ubody
+    assert kept == NOARCHIVE
+    assert internals.SCRAPY_HTML.text(response) is kept and response._cached_ubody is kept
+
+
+class LeavesNothing(scrapy.Spider):
+    """Reports whether the middleware left a tree or a decoded text on a page it read."""
+
+    name = "leaves_nothing"
+
+    def parse(self, response: Any) -> Any:
+        yield {"noarchive": response.meta["robots_directives"].noarchive,
+               "tree": response._cached_selector is not None,
+               "text": response._cached_ubody is not None}
+
+
+class TrimsRobotsTags:
+    """A spider middleware before ours that parses the page and removes its robots tags
+    from the tree: had ours parsed the page again, it would find them."""
+
+    def process_spider_input(self, response: Any, spider: Any = None) -> None:
+        for node in response.xpath('//meta[@name="robots"]'):
+            node.root.getparent().remove(node.root)
+
+
+def test_a_page_is_read_without_a_tree_or_text_left_or_from_the_tree_already_built():
+    with LocalServer({"/": Reply(body=NOARCHIVE,
+                                 headers={"Content-Type": "text/html; charset=utf-8"})}) as s:
+        url = s.url("/")
+        # Scrapy's MetaRefreshMiddleware decodes every HTML page (and keeps the text):
+        # off here, so that what the text costs is ours alone.
+        alone = run_crawl(LeavesNothing, {"SPIDER_MIDDLEWARES": {MIDDLEWARE: 950},
+                                          "METAREFRESH_ENABLED": False}, start_urls=[url])
+        trimmed = run_crawl(LeavesNothing, {"SPIDER_MIDDLEWARES": {
+            MIDDLEWARE: 950, f"{__name__}.TrimsRobotsTags": 900}}, start_urls=[url])
+    assert alone.items == [{"noarchive": True, "tree": False, "text": False}], alone.log
+    assert trimmed.items == [{"noarchive": False, "tree": True, "text": True}], trimmed.log

@@ -17,6 +17,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Request, Response
 
 from scrapy_robots_policy import RobotsDirectives, RobotsPolicySpiderMiddleware
+from scrapy_robots_policy.directives import response as response_module
 from scrapy_robots_policy.directives.lists import MAX_VALUE_CHARS
 from scrapy_robots_policy.scrapy.spider import META_KEY
 from tests.support import idle_crawler
@@ -66,9 +67,9 @@ def test_directives_are_computed_once_per_response(monkeypatch):
     calls = []
     original = RobotsDirectives.from_response.__func__
 
-    def counting(cls, response, user_agent):
+    def counting(cls, response, user_agent, *how):
         calls.append(response)
-        return original(cls, response, user_agent)
+        return original(cls, response, user_agent, *how)
 
     monkeypatch.setattr(RobotsDirectives, "from_response", classmethod(counting))
     mw = middleware()
@@ -145,34 +146,43 @@ def test_disabled_by_setting():
         middleware(ROBOTS_POLICY_DIRECTIVES_OBEY=False)
 
 
-def without_selector(error: Exception, body: bytes, **kwargs):
-    """A page whose selector raises ``error`` when the middleware asks for it."""
+def unreadable(error: Exception, body: bytes, **kwargs):
+    """A page whose text and selector raise ``error`` when the middleware asks for them."""
     response = page("<p>x</p>")
 
-    class NoSelector(HtmlResponse):
+    class Unreadable(HtmlResponse):
+        @property
+        def text(self):
+            raise error
+
         @property
         def selector(self):
             raise error
 
-    return NoSelector(response.url, body=body, request=response.request, **kwargs)
+    return Unreadable(response.url, body=body, request=response.request, **kwargs)
 
 
 def test_unreadable_page_is_logged_and_counted_not_raised(caplog):
     mw = middleware()
-    broken = without_selector(ValueError("cannot parse"),
-                              b'<meta name="robots" content="nofollow">',
-                              headers={"X-Robots-Tag": "noindex"})
+    broken = unreadable(ValueError("cannot parse"), b'<meta name="robots" content="nofollow">',
+                        headers={"X-Robots-Tag": "noindex"})
     assert run(mw, broken, [{"a": 1}]) == []  # the header still counts
     assert mw.stats.get_value("robots_policy/parse_errors") == 1
     assert "could not parse HTML" in caplog.text
 
 
-def test_a_page_that_cannot_hold_a_robots_meta_tag_is_not_parsed():
+def test_a_page_that_cannot_hold_a_robots_meta_tag_is_not_parsed(monkeypatch):
+    def parse(text, agent):
+        raise AssertionError("parsed")
+
+    monkeypatch.setattr(response_module, "streamed_meta_tags", parse)
     mw = middleware()
-    plain = without_selector(AssertionError("parsed"),
-                             b'<meta name="description" content="noindex">')
+    plain = page('<meta name="description" content="noindex">')
     assert run(mw, plain, [{"a": 1}]) == [{"a": 1}]
     assert mw.stats.get_value("robots_policy/parse_errors") is None
+    # the same page with a robots meta tag is parsed (here: fails to)
+    assert run(mw, page('<meta name="robots" content="noindex">'), [{"a": 1}]) == [{"a": 1}]
+    assert mw.stats.get_value("robots_policy/parse_errors") == 1
 
 
 @pytest.mark.parametrize("name", ["&#114;obots", "ROBOTS", "Test&#x42;ot", "rob\0ots"])

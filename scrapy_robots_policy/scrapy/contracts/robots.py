@@ -27,6 +27,7 @@ from scrapy_robots_policy.directives import (
 from scrapy_robots_policy.directives.expectations import KNOWN, describe, parse_tokens, unmet
 from scrapy_robots_policy.fetch.verdict import CHECK_ONLY_META, VERDICT_META
 from scrapy_robots_policy.robotstxt import product_token
+from scrapy_robots_policy.scrapy.internals import SCRAPY_HTML
 from scrapy_robots_policy.scrapy.settings import RobotsPolicySettings
 from scrapy_robots_policy.scrapy.spider import META_KEY
 from scrapy_robots_policy.scrapy.useragent import UserAgentChoice
@@ -131,7 +132,7 @@ class MetaRobotsContract(SpiderContract):
         user_agent = self._user_agent(response)
         directives = response.meta.get(META_KEY)
         if not isinstance(directives, RobotsDirectives):
-            directives = RobotsDirectives.from_response(response, user_agent)
+            directives = RobotsDirectives.from_response(response, user_agent, SCRAPY_HTML)
         missing = [why for token in tokens if (why := unmet(token, directives)) is not None]
         if missing:
             raise self._fail(

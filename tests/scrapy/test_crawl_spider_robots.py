@@ -84,6 +84,10 @@ def test_a_sitemap_spider_starting_from_robots_txt_fetches_it_once() -> None:
     assert s.hits("/robots.txt") == 1
     assert sorted(item["url"] for item in r.items) == [s.url("/a"), s.url("/b")]
     assert r.stat("robotstxt/forbidden/rule") == 1  # /private, listed in the sitemap
+    # ... refused before the scheduler: only robots.txt, the sitemap, /a and /b went in.
+    assert r.stat("robotstxt/forbidden/early") == 1
+    assert r.stat("scheduler/enqueued") == 4
+    assert s.hits("/private") == 0
     assert r.stat("robotstxt/request_count") == 1
     assert r.stat("robotstxt/spider_requests_answered") == 1
     assert log_lines(r, rf"^DEBUG .*Answered <GET {s.url('/robots.txt')}> from the "

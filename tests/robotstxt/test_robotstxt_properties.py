@@ -260,15 +260,21 @@ def test_crowded_dollar_rules_equal_brute_force(
         matcher._LINEAR_WORK, matcher._SPREAD_WORK, rules_module._IN_BULK = saved
 
 
+# Up to 50 patterns: four literal pieces each (those a pattern's "*" count uses), anchored
+# with "$" or not.
+PATTERN_PIECES = st.lists(
+    st.lists(st.text(alphabet="ab1", max_size=5), min_size=4, max_size=4),
+    min_size=8,
+    max_size=50,
+)
+ANCHORS = st.lists(st.booleans(), min_size=50, max_size=50)
+
+
 @settings(max_examples=200, deadline=None)
 @given(
     stars=st.integers(1, 3),
-    pieces=st.lists(
-        st.lists(st.text(alphabet="ab1", max_size=5), min_size=4, max_size=4),
-        min_size=8,
-        max_size=50,
-    ),
-    anchors=st.lists(st.booleans(), min_size=50, max_size=50),
+    pieces=PATTERN_PIECES,
+    anchors=ANCHORS,
     data=st.data(),
 )
 def test_rules_alike_filed_together_decide_as_brute_force(
@@ -286,12 +292,8 @@ def test_rules_alike_filed_together_decide_as_brute_force(
 @settings(max_examples=200, deadline=None)
 @given(
     stars=st.lists(st.integers(1, 3), min_size=50, max_size=50),
-    pieces=st.lists(
-        st.lists(st.text(alphabet="ab1", max_size=5), min_size=4, max_size=4),
-        min_size=8,
-        max_size=50,
-    ),
-    anchors=st.lists(st.booleans(), min_size=50, max_size=50),
+    pieces=PATTERN_PIECES,
+    anchors=ANCHORS,
     data=st.data(),
 )
 def test_rules_of_several_star_counts_filed_count_by_count_decide_as_brute_force(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict, deque
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain, compress, groupby
-from operator import attrgetter, eq, itemgetter, not_
+from operator import and_, attrgetter, eq, itemgetter, not_
 from typing import Any, Literal, cast
 
 from .bulk import without_collections
@@ -110,28 +110,35 @@ def _key_lists(rules: Sequence[CompiledRule]) -> list[tuple[str, ...]]:
     if kinds.count(ENDS) == len(kinds) and max(sizes) <= _MAX_SUFFIX and min(sizes):
         return list(zip(map("\n".__add__, lasts)))  # a crowd of "/*.e<i>$": its suffixes
     middles = list(map(_MIDDLES, rules))
-    suffixed = [
-        kind == ENDS and size <= _MAX_SUFFIX for kind, size in zip(kinds, sizes, strict=True)
-    ]
-    cut = compress(lasts, map(not_, suffixed))
-    grams = _grams_by_piece(chain(cut, chain.from_iterable(set(middles))))
-    # The grams of each distinct run of middle pieces, once: thousands of rules can share
-    # one (``/*common-literal*x<i>``).
-    between_grams = {
-        between: tuple(chain.from_iterable(map(grams.__getitem__, between)))
-        for between in set(middles)
+    suffix_only = list(map(and_, map(ENDS.__eq__, kinds), map(_MAX_SUFFIX.__ge__, sizes)))
+    grams = _grams_by_piece(
+        chain(compress(lasts, map(not_, suffix_only)), chain.from_iterable(set(middles)))
+    )
+    # A suffix-only rule's one key; every other rule's the grams of its last piece, at C
+    # speed, looked up by whether the rule is suffix-only (False, True: 0, 1).
+    ends: dict[str, tuple[str, ...]] = {
+        last: ("\n" + last,) for last in compress(lasts, suffix_only)
     }
-    keys: list[tuple[str, ...]] = []
-    for last, kind, between, suffix_only in zip(lasts, kinds, middles, suffixed, strict=True):
-        if suffix_only:
-            keys.append(("\n" + last,) if last else ())
+    ends[""] = ()
+    keys = list(map(dict.__getitem__, map((grams, ends).__getitem__, suffix_only), lasts))
+    # The rest, one by one: rules with middle pieces, and "$" rules with a long last piece.
+    # The grams of each distinct run of middle pieces are cut once: thousands of rules
+    # can share one (``/*common-literal*x<i>``).
+    between_grams: dict[tuple[str, ...], tuple[str, ...]] = {}
+    for n, (last, kind, between) in enumerate(zip(lasts, kinds, middles, strict=True)):
+        if not (between or (kind in _SUFFIXED and last and not suffix_only[n])):
             continue
-        own = grams[last]
+        own = keys[n]
         if between:
-            own = tuple(dict.fromkeys(own + between_grams[between]))
+            extra = between_grams.get(between)
+            if extra is None:
+                extra = between_grams[between] = tuple(
+                    chain.from_iterable(map(grams.__getitem__, between))
+                )
+            own = tuple(dict.fromkeys(own + extra))
         if kind in _SUFFIXED and last:
             own = ("\n" + last[-_MAX_SUFFIX:], *own)
-        keys.append(own)
+        keys[n] = own
     return keys
 
 

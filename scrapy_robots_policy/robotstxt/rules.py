@@ -43,6 +43,9 @@ from .precedence import Rule
 #: From this many distinct values of a key in a group on, they are filed in passes over
 #: them all; fewer, one by one (a pass costs more than a few rules).
 _IN_BULK = 32
+#: Wildcard values of up to this many different counts of "*" are compiled a count at a
+#: time; more (a thousand of "/*", "/**", ...) one by one.
+_STAR_COUNTS = 8
 #: A key is read with an item per line of its group when at least one line in this many
 #: is its (a match read line by line costs about as much as eight lines of another kind).
 _DENSE = 8
@@ -203,11 +206,13 @@ def _file(
     columns = compile_alike(patterns)
     if columns is None:
         stars = list(map(methodcaller("count", "*"), patterns))
-        if len(patterns) >= _IN_BULK and len(counts := set(stars)) > 1:
+        if len(patterns) >= _IN_BULK and 1 < len(set(stars)) <= _STAR_COUNTS:
             # Each count of "*" on its own (a rule's place in its list is its sort's).
             at = list(lines)
-            for count in counts:
-                alike = [n for n, own in enumerate(stars) if own == count]
+            by_count: dict[int, list[int]] = {}
+            for n, count in enumerate(stars):
+                by_count.setdefault(count, []).append(n)
+            for alike in by_count.values():
                 _file(wild, [patterns[n] for n in alike], allow, [at[n] for n in alike])
             return
         for pattern, line in zip(patterns, lines, strict=True):

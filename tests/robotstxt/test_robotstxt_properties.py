@@ -194,17 +194,7 @@ def test_crowded_wildcard_index_equals_brute_force(
         parsed = RobotsTxt.parse(body)
         for path in paths:
             path = "/" + path
-            matching = [
-                (-len(pattern), not allow, line)
-                for line, (allow, pattern) in enumerate(rules, 2)
-                if pattern and pattern_matches(path, pattern)  # an empty value is no rule
-            ]
-            decision = parsed.decide("http://h" + path, "x")
-            if not matching:
-                assert (decision.allowed, decision.line) == (True, None), path
-            else:
-                _, denied, line = min(matching)
-                assert (decision.allowed, decision.line) == (not denied, line), path
+            matching = assert_decided_as_trying_each_rule(parsed, rules, path)
             explained = parsed.explain("http://h" + path, "x").matches
             assert [r.line for r in explained] == sorted(line for _, _, line in matching), path
     finally:
@@ -245,19 +235,29 @@ def test_crowded_dollar_rules_equal_brute_force(
             junk = data.draw(st.text(alphabet="ab1", max_size=6))
             path = "/" + junk + pattern.rstrip("$").replace("*", junk)[1:]
             path += data.draw(st.sampled_from(["", "", "b", "1"]))
-            matching = [
-                (-len(pattern), not allow, line)
-                for line, (allow, pattern) in enumerate(rules, 2)
-                if pattern_matches(path, pattern)
-            ]
-            decision = parsed.decide("http://h" + path, "x")
-            if not matching:
-                assert (decision.allowed, decision.line) == (True, None), path
-            else:
-                _, denied, line = min(matching)
-                assert (decision.allowed, decision.line) == (not denied, line), path
+            assert_decided_as_trying_each_rule(parsed, rules, path)
     finally:
         matcher._LINEAR_WORK, matcher._SPREAD_WORK, rules_module._IN_BULK = saved
+
+
+def assert_decided_as_trying_each_rule(
+    parsed: RobotsTxt, rules: list[tuple[bool, str]], path: str
+) -> list[tuple[int, bool, int]]:
+    """``parsed`` decides ``path`` as trying each of ``rules`` (allow, pattern; the first
+    written at line 2) would: the longest match, then allow, then the earliest line. The
+    sort keys of the matching rules."""
+    matching = [
+        (-len(pattern), not allow, line)
+        for line, (allow, pattern) in enumerate(rules, 2)
+        if pattern and pattern_matches(path, pattern)  # an empty value is no rule
+    ]
+    decision = parsed.decide("http://h" + path, "x")
+    if not matching:
+        assert (decision.allowed, decision.line) == (True, None), path
+    else:
+        _, denied, line = min(matching)
+        assert (decision.allowed, decision.line) == (not denied, line), path
+    return matching
 
 
 # Up to 50 patterns: four literal pieces each (those a pattern's "*" count uses), anchored
@@ -323,17 +323,7 @@ def assert_decides_as_brute_force(patterns: list[str], data: st.DataObject) -> N
             pattern = data.draw(st.sampled_from(patterns))
             junk = data.draw(st.text(alphabet="ab1", max_size=3))
             path = pattern.rstrip("$").replace("*", junk) + data.draw(st.sampled_from(["", "b"]))
-            matching = [
-                (-len(pattern), not allow, line)
-                for line, (allow, pattern) in enumerate(rules, 2)
-                if pattern_matches(path, pattern)
-            ]
-            decision = parsed.decide("http://h" + path, "x")
-            if not matching:
-                assert (decision.allowed, decision.line) == (True, None), path
-            else:
-                _, denied, line = min(matching)
-                assert (decision.allowed, decision.line) == (not denied, line), path
+            assert_decided_as_trying_each_rule(parsed, rules, path)
     finally:
         rules_module._IN_BULK = saved
 

@@ -6,6 +6,7 @@ import re
 import time
 from urllib.parse import quote
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -172,20 +173,28 @@ CROWDED_RULE = st.tuples(
     probe=st.booleans(),
     spread=st.booleans(),
     sampled=st.booleans(),
+    scanned=st.booleans(),
 )
 def test_crowded_wildcard_index_equals_brute_force(
-    rules: list[tuple[bool, str]], paths: list[str], probe: bool, spread: bool, sampled: bool
+    rules: list[tuple[bool, str]],
+    paths: list[str],
+    probe: bool,
+    spread: bool,
+    sampled: bool,
+    scanned: bool,
 ) -> None:
     """Decision, deciding line and explain's list, against trying every rule in turn;
     with the index's keys found by ``in`` each, or by listing the path's grams; with the
     rules of uncrowded prefixes tried in turn, or in an index of them all; with every
-    gram of a piece, or two (the first and the last), as a long piece gives."""
+    gram of a piece, or two (the first and the last), as a long piece gives; with each
+    question scanned rather than asked of an index."""
     body = "User-agent: *\n" + "".join(
         f"{'Allow' if allow else 'Disallow'}: {pattern}\n" for allow, pattern in rules
     )
     saved = crowd._PROBE_KEYS, matcher._LINEAR_WORK, matcher._SPREAD_WORK, crowd._MAX_GRAMS
-    saved_bulk = rules_module._IN_BULK
+    saved_bulk = rules_module._IN_BULK, matcher._SCANS
     rules_module._IN_BULK = 0  # values filed in passes over them all, however few
+    matcher._SCANS = MAX_BYTES if scanned else 0
     # Always the index, never rules tried in turn; its grams found by "in" or by listing.
     crowd._PROBE_KEYS = saved[0] if probe else 0
     matcher._LINEAR_WORK, matcher._SPREAD_WORK = 0, 0 if spread else MAX_BYTES**2
@@ -199,7 +208,7 @@ def test_crowded_wildcard_index_equals_brute_force(
             assert [r.line for r in explained] == sorted(line for _, _, line in matching), path
     finally:
         crowd._PROBE_KEYS, matcher._LINEAR_WORK, matcher._SPREAD_WORK, crowd._MAX_GRAMS = saved
-        rules_module._IN_BULK = saved_bulk
+        rules_module._IN_BULK, matcher._SCANS = saved_bulk
 
 
 # "$" rules whose last piece is shorter or longer than a suffix key (crowd._MAX_SUFFIX),
@@ -216,16 +225,23 @@ DOLLAR_RULE = st.tuples(
 
 
 @settings(max_examples=200, deadline=None)
-@given(rules=st.lists(DOLLAR_RULE, min_size=16, max_size=60), data=st.data())
+@given(
+    rules=st.lists(DOLLAR_RULE, min_size=16, max_size=60),
+    data=st.data(),
+    scanned=st.booleans(),
+)
 def test_crowded_dollar_rules_equal_brute_force(
-    rules: list[tuple[bool, str]], data: st.DataObject
+    rules: list[tuple[bool, str]], data: st.DataObject, scanned: bool
 ) -> None:
     """A crowd of "$" rules, short pieces (their suffix is their only key) and long ones
-    (the suffix and grams), decides as trying every rule in turn."""
+    (the suffix and grams), decides as trying every rule in turn; its questions scanned,
+    or asked of its index."""
     body = "User-agent: *\n" + "".join(
         f"{'Allow' if allow else 'Disallow'}: {pattern}\n" for allow, pattern in rules
     )
     saved = matcher._LINEAR_WORK, matcher._SPREAD_WORK, rules_module._IN_BULK
+    saved_scans = matcher._SCANS
+    matcher._SCANS = MAX_BYTES if scanned else 0
     matcher._LINEAR_WORK = matcher._SPREAD_WORK = 0  # always an index
     rules_module._IN_BULK = 0  # values filed in passes over them all, however few
     try:
@@ -238,6 +254,26 @@ def test_crowded_dollar_rules_equal_brute_force(
             assert_decided_as_trying_each_rule(parsed, rules, path)
     finally:
         matcher._LINEAR_WORK, matcher._SPREAD_WORK, rules_module._IN_BULK = saved
+        matcher._SCANS = saved_scans
+
+
+@pytest.mark.parametrize("scans", [0, 8])
+def test_a_crowd_scanned_or_indexed_finds_rules_with_no_last_piece(scans: int) -> None:
+    """``/*``, ``/a*$`` and ``/b$`` need nothing after their prefix: a scan of the
+    path's pieces tries them whatever the path holds, as the index does."""
+    rules = [(False, f"/*q{i}") for i in range(40)]
+    rules += [(True, "/*"), (False, "/a*$"), (True, "/b$"), (False, "/*q1$")]
+    body = "User-agent: *\n" + "".join(
+        f"{'Allow' if allow else 'Disallow'}: {pattern}\n" for allow, pattern in rules
+    )
+    saved = matcher._SCANS, matcher._LINEAR_WORK
+    matcher._SCANS, matcher._LINEAR_WORK = scans, 0  # the crowd's way, never in turn
+    try:
+        parsed = RobotsTxt.parse(body)
+        for path in ("/x", "/a", "/ab", "/b", "/bq1", "/q7", "/xq1", "/q39q1"):
+            assert_decided_as_trying_each_rule(parsed, rules, path)
+    finally:
+        matcher._SCANS, matcher._LINEAR_WORK = saved
 
 
 def assert_decided_as_trying_each_rule(

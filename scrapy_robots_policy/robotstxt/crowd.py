@@ -22,7 +22,15 @@ from .precedence import better
 _PROBE_KEYS = 32
 #: Gram widths and the ``memoryview`` format that reads that many octets as one int.
 _GRAM_CODES: dict[int, Literal["B", "H", "I"]] = {1: "B", 2: "H", 4: "I"}
-#: ``best_by_scan`` serves crowds whose last pieces have at most this many lengths.
+#: A crowd's first questions are scanned (``best_by_scan``), this many, before its Crowd
+#: is built: a scan costs a pass over the path per width and a look-up per rule, a Crowd
+#: about five scans' worth, so a file asked a few questions never builds one, and the
+#: first question on 40,000 rules waits for no index.
+_SCANS = 4
+#: ... but only while (path length) x (widths) is at most this: a longer path is cheaper
+#: to ask a Crowd, built at once; and for crowds whose last pieces have at most this
+#: many lengths.
+_SCAN_CHARS = 32_768
 _SCAN_WIDTHS = 8
 #: A "$" rule is filed under at most this many last characters of its last piece.
 _MAX_SUFFIX = 16
@@ -251,7 +259,30 @@ def _gram_table(width: int, grams: list[str]) -> _GramTable:
     return width, None, frozenset(by_code), by_code
 
 
-def scan_widths(rules: Sequence[CompiledRule]) -> frozenset[int] | None:
+class Scans:
+    """Which crowds of a matcher are still scanned (``best_by_scan``) rather than asked
+    of a Crowd: a crowd's first ``_SCANS`` questions, while their paths are short."""
+
+    __slots__ = ("_done",)
+
+    def __init__(self) -> None:
+        # Per crowd's prefix: questions scanned so far; lengths of its last pieces (None:
+        # too many for a scan).
+        self._done: dict[str, tuple[int, frozenset[int] | None]] = {}
+
+    def widths(
+        self, key: str, rules: tuple[CompiledRule, ...], rest: int
+    ) -> frozenset[int] | None:
+        """The lengths a scan of the crowd of ``key`` reads for a question whose path
+        goes ``rest`` characters past ``key``, counted as scanned; None: ask its Crowd."""
+        done, widths = self._done.get(key) or (0, _scan_widths(rules))
+        if widths is None or done >= _SCANS or rest * len(widths) > _SCAN_CHARS:
+            return None
+        self._done[key] = (done + 1, widths)
+        return widths
+
+
+def _scan_widths(rules: Sequence[CompiledRule]) -> frozenset[int] | None:
     """The lengths of the rules' last pieces, when few enough for ``best_by_scan``."""
     widths = frozenset(map(len, map(_LAST, rules)))
     return widths if len(widths) <= _SCAN_WIDTHS else None

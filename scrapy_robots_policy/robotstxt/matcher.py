@@ -14,14 +14,7 @@ from itertools import repeat
 from operator import attrgetter
 from typing import Protocol
 
-from .crowd import (
-    Crowd,
-    best_by_scan,
-    best_in_crowd,
-    keyed,
-    matching_in_crowd,
-    scan_widths,
-)
+from .crowd import Crowd, Scans, best_by_scan, best_in_crowd, keyed, matching_in_crowd
 from .lines import MAX_BYTES
 from .patterns import FIND, PLAIN, CompiledRule, tail_matches
 from .precedence import Decision, Rule, as_decision, best_first, better
@@ -57,20 +50,12 @@ class RuleLines(Protocol):
 #: are always tried in turn.
 _CROWD = 16
 #: The index answers a question when trying the rules in turn would cost more: when
-#: (rules) x (rest of the path + 32) is above this (scanned first: ``_SCANS``).
+#: (rules) x (rest of the path + 32) is above this (scanned first: ``crowd.Scans``).
 _LINEAR_WORK = 65_536
 #: The same bound for the keyed rules of all the uncrowded prefixes of a path together
 #: (a rule with a literal piece after a "*": each costs a search of the path; a plain or
 #: an unkeyed rule costs a comparison, on either way of asking).
 _SPREAD_WORK = 65_536
-#: A crowd's first questions are scanned (``best_by_scan``), this many, before its Crowd
-#: is built: a scan costs a pass over the path per width and a look-up per rule, a Crowd
-#: about five scans' worth, so a file asked a few questions never builds one, and the
-#: first question on 40,000 rules waits for no index.
-_SCANS = 4
-#: ... but only while (path length) x (widths) is at most this: a longer path is cheaper
-#: to ask a Crowd, built at once.
-_SCAN_CHARS = 32_768
 
 
 class Matcher:
@@ -129,8 +114,7 @@ class Matcher:
         self._longest: array[int] | None = None
         self._crowds = crowds
         self._indexed: dict[str, Crowd] | None = None  # most matchers never build one
-        # Per crowded prefix: the questions scanned so far and the widths they read.
-        self._scans: dict[str, tuple[int, frozenset[int] | None]] | None = None
+        self._scans: Scans | None = None  # before a Crowd is built
 
     def decision(self, path: str) -> Decision:
         """The answer for a normalised path and the rule that decided."""
@@ -242,29 +226,17 @@ class Matcher:
 
     def _crowd_beats(self, key: str | None, path: str, best: Best) -> Best:
         """``best``, or a better rule of a Crowd (see ``_crowd``) matching ``path``:
-        scanned for the first questions, while that costs less than building it."""
+        scanned for its first questions, while that costs less than building it."""
         current = self._as_compiled(best)
-        widths = self._scanning(key, path)
+        widths = None
+        if key is not None and (self._indexed is None or key not in self._indexed):
+            scans = self._scans = self._scans or Scans()
+            widths = scans.widths(key, self._wild[key], len(path) - len(key))
         if widths is not None and key is not None:
             found = best_by_scan(self._wild[key], widths, path, len(key), current)
         else:
             found = best_in_crowd(self._crowd(key), path, len(key or ""), current)
         return best if found is current else found
-
-    def _scanning(self, key: str | None, path: str) -> frozenset[int] | None:
-        """The widths ``best_by_scan`` reads for a question on the crowd of ``key``, or
-        None when its Crowd answers: built already, past its first ``_SCANS`` questions,
-        its last pieces of too many lengths, or a path too long for a scan to pay."""
-        if key is None or (self._indexed is not None and key in self._indexed):
-            return None
-        scans = self._scans = self._scans or {}
-        done, widths = scans.get(key) or (0, scan_widths(self._wild[key]))
-        if widths is None or done >= _SCANS:
-            return None
-        if (len(path) - len(key)) * len(widths) > _SCAN_CHARS:
-            return None
-        scans[key] = (done + 1, widths)
-        return widths
 
     def _chain_limits(self) -> array[int]:
         """Per prefix, the path length above which the keyed rules of its chain's

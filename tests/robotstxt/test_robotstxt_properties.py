@@ -192,9 +192,9 @@ def test_crowded_wildcard_index_equals_brute_force(
         f"{'Allow' if allow else 'Disallow'}: {pattern}\n" for allow, pattern in rules
     )
     saved = crowd._PROBE_KEYS, matcher._LINEAR_WORK, matcher._SPREAD_WORK, crowd._MAX_GRAMS
-    saved_bulk = rules_module._IN_BULK, matcher._SCANS
+    saved_bulk = rules_module._IN_BULK, crowd._SCANS
     rules_module._IN_BULK = 0  # values filed in passes over them all, however few
-    matcher._SCANS = MAX_BYTES if scanned else 0
+    crowd._SCANS = MAX_BYTES if scanned else 0
     # Always the index, never rules tried in turn; its grams found by "in" or by listing.
     crowd._PROBE_KEYS = saved[0] if probe else 0
     matcher._LINEAR_WORK, matcher._SPREAD_WORK = 0, 0 if spread else MAX_BYTES**2
@@ -208,7 +208,7 @@ def test_crowded_wildcard_index_equals_brute_force(
             assert [r.line for r in explained] == sorted(line for _, _, line in matching), path
     finally:
         crowd._PROBE_KEYS, matcher._LINEAR_WORK, matcher._SPREAD_WORK, crowd._MAX_GRAMS = saved
-        rules_module._IN_BULK, matcher._SCANS = saved_bulk
+        rules_module._IN_BULK, crowd._SCANS = saved_bulk
 
 
 # "$" rules whose last piece is shorter or longer than a suffix key (crowd._MAX_SUFFIX),
@@ -240,8 +240,8 @@ def test_crowded_dollar_rules_equal_brute_force(
         f"{'Allow' if allow else 'Disallow'}: {pattern}\n" for allow, pattern in rules
     )
     saved = matcher._LINEAR_WORK, matcher._SPREAD_WORK, rules_module._IN_BULK
-    saved_scans = matcher._SCANS
-    matcher._SCANS = MAX_BYTES if scanned else 0
+    saved_scans = crowd._SCANS
+    crowd._SCANS = MAX_BYTES if scanned else 0
     matcher._LINEAR_WORK = matcher._SPREAD_WORK = 0  # always an index
     rules_module._IN_BULK = 0  # values filed in passes over them all, however few
     try:
@@ -254,7 +254,7 @@ def test_crowded_dollar_rules_equal_brute_force(
             assert_decided_as_trying_each_rule(parsed, rules, path)
     finally:
         matcher._LINEAR_WORK, matcher._SPREAD_WORK, rules_module._IN_BULK = saved
-        matcher._SCANS = saved_scans
+        crowd._SCANS = saved_scans
 
 
 @pytest.mark.parametrize("scans", [0, 8])
@@ -266,14 +266,14 @@ def test_a_crowd_scanned_or_indexed_finds_rules_with_no_last_piece(scans: int) -
     body = "User-agent: *\n" + "".join(
         f"{'Allow' if allow else 'Disallow'}: {pattern}\n" for allow, pattern in rules
     )
-    saved = matcher._SCANS, matcher._LINEAR_WORK
-    matcher._SCANS, matcher._LINEAR_WORK = scans, 0  # the crowd's way, never in turn
+    saved = crowd._SCANS, matcher._LINEAR_WORK
+    crowd._SCANS, matcher._LINEAR_WORK = scans, 0  # the crowd's way, never in turn
     try:
         parsed = RobotsTxt.parse(body)
         for path in ("/x", "/a", "/ab", "/b", "/bq1", "/q7", "/xq1", "/q39q1"):
             assert_decided_as_trying_each_rule(parsed, rules, path)
     finally:
-        matcher._SCANS, matcher._LINEAR_WORK = saved
+        crowd._SCANS, matcher._LINEAR_WORK = saved
 
 
 def assert_decided_as_trying_each_rule(

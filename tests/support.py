@@ -337,6 +337,47 @@ class RedisServer:
             self.kill()
 
 
+class SlowFirstAnswer:
+    """A TCP relay to a Redis server that holds back, for ``seconds``, its answer to the
+    first request naming ``marker``: one slow answer, as a busy host or network gives."""
+
+    def __init__(self, redis: RedisServer, marker: bytes, seconds: float) -> None:
+        self._upstream = redis.port
+        self._marker = marker
+        self._seconds = seconds
+        self._armed = threading.Event()
+        self._armed.set()
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"redis://127.0.0.1:{self._listener.getsockname()[1]}/0"
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def close(self) -> None:
+        self._listener.close()
+
+    def _accept(self) -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                client, _ = self._listener.accept()
+                upstream = socket.create_connection(("127.0.0.1", self._upstream))
+                hold = threading.Event()  # the next answer on this connection is held
+                threading.Thread(target=self._relay, args=(client, upstream, hold, True),
+                                 daemon=True).start()
+                threading.Thread(target=self._relay, args=(upstream, client, hold, False),
+                                 daemon=True).start()
+
+    def _relay(self, source: socket.socket, sink: socket.socket, hold: threading.Event,
+               asking: bool) -> None:
+        with contextlib.suppress(OSError), source, sink:
+            while chunk := source.recv(65536):
+                if asking and self._marker in chunk and self._armed.is_set():
+                    self._armed.clear()
+                    hold.set()
+                elif not asking and hold.is_set():
+                    hold.clear()
+                    time.sleep(self._seconds)
+                sink.sendall(chunk)
+
+
 @dataclass
 class RedisCluster:
     """Real ``redis-server`` masters in cluster mode (no replicas), created by a test."""

@@ -36,6 +36,7 @@ from scrapy_robots_policy.scrapy.internals import (
     since_last_sent,
     slot_of,
 )
+from scrapy_robots_policy.scrapy.names import NameResolutions
 
 if TYPE_CHECKING:
     from scrapy.core.downloader import Slot
@@ -59,6 +60,8 @@ CLOSING_POLL = 0.25
 SEND_ONE_NOW = -0.001
 #: How soon a full slot asks again while Scrapy has not yet counted a request it sent.
 SETTLING = 0.001
+#: How often a slot asks again while the host of its next request is being resolved.
+RESOLVING_POLL = 0.005
 
 
 class SlotPacing:
@@ -72,12 +75,13 @@ class SlotPacing:
         self._pacer = Pacer(settings.pace)
         self._crawl_delay = settings.pace.crawl_delay
         self._turns = turns
+        self._names = NameResolutions(crawler)
         self._origins = Origins()
         self._closing = CrawlClosing(crawler)
         self._paced = paced_slot_class(self._slot_delay)
         self._held: dict[Request, str] = {}  # request: why it waits (counted once)
         self._holding: dict[int, Slot] = {}  # the slots holding requests, by id
-        self._watch: LoopingCall | None = None
+        self._closing_watch: LoopingCall | None = None
         crawler.signals.connect(self._reached, signal=signals.request_reached_downloader)
         crawler.signals.connect(self._spider_closed, signal=signals.spider_closed)
         if settings.pace.backoff:
@@ -135,6 +139,7 @@ class SlotPacing:
             return own or SEND_ONE_NOW
         since = since_last_sent(slot)
         wait = self._pacer.wait(origin)
+        resolved = self._names.ready(request)  # started now, it overlaps the waits
         # Scrapy's own delay is kept before a cluster turn is booked, not after: drawn
         # anew at each look (its jitter), it would hold a booked request past its turn.
         booked = self._turns is not None and self._turns.booked(request)
@@ -142,6 +147,9 @@ class SlotPacing:
             if wait > 0:
                 self._hold(slot, request, self._why_held(origin))
             return since + max(wait, own - since)
+        if not resolved:
+            self._watch(slot)
+            return since + RESOLVING_POLL
         if self._turns is not None:
             pace = self._pacer.pace(origin)
             if pace > 0:
@@ -174,10 +182,14 @@ class SlotPacing:
         if request not in self._held:
             self._count_held(why)
         self._held[request] = why
+        self._watch(slot)
+
+    def _watch(self, slot: Slot) -> None:
+        """Refuse what ``slot`` holds if the crawl closes meanwhile."""
         self._holding[id(slot)] = slot
-        if self._watch is None:
-            self._watch = LoopingCall(self._check_closing)
-            self._watch.start(CLOSING_POLL, now=False)
+        if self._closing_watch is None:
+            self._closing_watch = LoopingCall(self._check_closing)
+            self._closing_watch.start(CLOSING_POLL, now=False)
 
     def _downloaded(self, response: Response, request: Request, spider: Any = None) -> None:
         """An answer of the site: a 429 or 503 (by default) pauses its origin. Runs before
@@ -258,10 +270,10 @@ class SlotPacing:
                         extra={"spider": self._crawler.spider})
 
     def _stop_watch(self) -> None:
-        if self._watch is not None:
-            if self._watch.running:
-                self._watch.stop()
-            self._watch = None
+        if self._closing_watch is not None:
+            if self._closing_watch.running:
+                self._closing_watch.stop()
+            self._closing_watch = None
 
     def _spider_closed(self, spider: Any = None) -> None:
         self._stop_watch()

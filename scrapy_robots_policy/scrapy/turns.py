@@ -9,6 +9,8 @@ Redis's clock) and the slot asks again until it is due.
   reaching the site takes a varying few milliseconds.
 - A request that could not leave at its turn (a busy process) books one more, never two,
   rather than come close behind the next process's request (``robotstxt/crawl_delay/retaken``).
+  Its turn began on Redis's clock at some moment of the script call: late is counted from
+  the call, waiting from the answer, so a slow answer is late and not early.
 - A pause one process observed (429, 503) moves the origin's next turn past it and is
   announced on a channel, so that every process holds that origin, paced or not.
 - Redis down (or, on a cluster, the node of the origin's slot): the turn is now, and each
@@ -44,7 +46,7 @@ LATE = 0.05
 MARGIN = 0.1
 #: How often a slot asks again while its request's turn is being booked, in seconds.
 BOOKING_POLL = 0.005
-_BOOKING = -1.0  # a turn asked for, no answer yet
+_BOOKING = (-1.0, -1.0)  # a turn asked for, no answer yet
 
 
 class ClusterTurns:
@@ -55,7 +57,9 @@ class ClusterTurns:
         self._stats = crawler.stats
         self._store = cache.store
         self._outages = cache.outages
-        self._due: dict[Request, float] = {}  # monotonic time of the turn, or _BOOKING
+        # Monotonic times of each turn: (the earliest it may have begun, the latest), or
+        # _BOOKING while the script runs.
+        self._due: dict[Request, tuple[float, float]] = {}
         self._retaken: set[Request] = set()
         self._tasks: set[asyncio.Future[None]] = set()  # the loop keeps weak references
         self._listeners: list[Callable[[Origin, float], None]] = []
@@ -71,10 +75,11 @@ class ClusterTurns:
             if due is None:
                 self._book(origin, request, pace)
             return BOOKING_POLL
+        earliest, latest = due
         now = time.monotonic()
-        if due > now:
-            return due - now
-        if now - due > min(LATE, pace / 20) and request not in self._retaken:
+        if latest > now:
+            return latest - now
+        if now - earliest > min(LATE, pace / 20) and request not in self._retaken:
             self._retaken.add(request)
             self._stats.inc_value("robotstxt/crawl_delay/retaken")
             self._book(origin, request, pace)
@@ -106,6 +111,7 @@ class ClusterTurns:
 
     async def _take_turn(self, origin: Origin, request: Request, length: float) -> None:
         scope = self._store.scope(origin)
+        asked = time.monotonic()
         wait = 0.0
         if not self._outages.down(scope):
             try:
@@ -115,7 +121,7 @@ class ClusterTurns:
             else:
                 self._outages.reached(scope)
         if request in self._due:  # not forgotten meanwhile
-            self._due[request] = time.monotonic() + wait
+            self._due[request] = (asked + wait, time.monotonic() + wait)
 
     async def _share_pause(self, origin: Origin, seconds: float) -> None:
         scope = self._store.scope(origin)

@@ -12,6 +12,9 @@ import time
 from typing import Any
 
 import pytest
+from scrapy.resolver import CachingThreadedResolver, dnscache
+from twisted.internet.defer import Deferred, succeed
+from twisted.internet.task import deferLater
 
 from scrapy_robots_policy.cache.redis_store import RedisStore, escaped
 from scrapy_robots_policy.fetch.origin import origin_of
@@ -24,6 +27,7 @@ from tests.support import (
     RedisServer,
     Reply,
     Seen,
+    SlowFirstAnswer,
     free_ports,
     run_crawl,
     start_crawl,
@@ -84,6 +88,47 @@ def test_scrapys_own_throttles_never_bunch_two_processes_requests(
     assert spaced(page_times(s), 0.98), [round(b - a, 3) for a, b in
                                         itertools.pairwise(page_times(s))]
     assert all(r.stat("robotstxt/crawl_delay/late") == 0 for r in results)
+
+
+class SlowNames(CachingThreadedResolver):
+    """Scrapy's resolver, but each name takes half a second to look up, as a real DNS
+    lookup may, and is 127.0.0.1."""
+
+    def getHostByName(self, name: str, timeout: Any = ()) -> Deferred[str]:
+        if name in dnscache:
+            return succeed(dnscache[name])
+        looked_up: Deferred[str] = deferLater(self.reactor, 0.5, lambda: "127.0.0.1")
+        return looked_up.addCallback(lambda ip: dnscache.__setitem__(name, ip) or ip)
+
+
+def test_a_slow_name_lookup_never_brings_two_processes_requests_closer(
+        redis_server: RedisServer) -> None:
+    # The process that takes robots.txt from Redis looks the name up at its first page.
+    slow = {**DELAY, "DNS_RESOLVER": f"{__name__}.SlowNames"}
+    with LocalServer({"/robots.txt": Reply(body=DELAYED)}) as s:
+        start = [f"http://slow-dns.test:{s.port}/p{n}" for n in range(3)]
+        crawls = [start_crawl(Pages, settings(redis_server.url, **slow), start_urls=start)
+                  for _ in range(2)]
+        results = [crawl.result() for crawl in crawls]
+    assert sum(len(r.items) for r in results) == 6
+    assert spaced(page_times(s)), [round(b - a, 3) for a, b in
+                                   itertools.pairwise(page_times(s))]
+
+
+def test_a_turn_answered_late_is_taken_again_not_sent_late(redis_server: RedisServer) -> None:
+    # One process's first turn comes back 0.4 s after Redis gave it (a busy host, a slow
+    # network): sent then, its request would come 0.4 s closer to the next turn's.
+    relay = SlowFirstAnswer(redis_server, b"#turn", 0.4)
+    with LocalServer({"/robots.txt": Reply(body=DELAYED)}) as s:
+        start = urls([s], *(f"/p{n}" for n in range(3)))
+        crawls = [start_crawl(Pages, settings(url, **DELAY), start_urls=start)
+                  for url in (relay.url, redis_server.url)]
+        slowed, other = [crawl.result() for crawl in crawls]
+    relay.close()
+    assert len(slowed.items) == len(other.items) == 3
+    assert spaced(page_times(s)), [round(b - a, 3) for a, b in
+                                   itertools.pairwise(page_times(s))]
+    assert slowed.stat("robotstxt/crawl_delay/retaken") == 1
 
 
 def test_a_pause_one_process_observed_holds_every_process(redis_server: RedisServer) -> None:

@@ -133,17 +133,26 @@ def meta_tags(selector: Any, agent: str,
     return tuple(picking.tags)
 
 
-def streamed_meta_tags(text: str, agent: str) -> tuple[tuple[str, str], ...]:
+def streamed_meta_tags(text: str, agent: str, encoded: bytes | None = None
+                       ) -> tuple[tuple[str, str], ...]:
     """The pairs :func:`meta_tags` would read in the tree parsel builds of ``text`` (an
     HTML document, decoded), read as libxml2 parses it, no tree built: the tree of a page
     of 100,000 meta tags is some ten times the page, and Scrapy would keep it on the
-    response for as long as the response lives. The parse stops once enough are read."""
+    response for as long as the response lives. The parse stops once enough are read.
+
+    ``encoded`` (the page's bytes), when it is exactly what parsel parses for ``text``,
+    is parsed as it is, in one call as parsel parses it: nothing is copied, where fed a
+    piece at a time libxml2 grows a buffer for an unfinished tag (a page with a 10 MB
+    meta content cost a crawl some 35 MB more)."""
     parser, target = _thread_parser()
     target.picking = picking = _Picking(agent)
     try:
-        for piece in _parsed_pieces(text):
-            parser.feed(piece)
-        parser.close()
+        if encoded is not None and _parsed_as_is(text, encoded):
+            etree.fromstring(encoded, parser)
+        else:
+            for piece in _parsed_pieces(text):
+                parser.feed(piece)
+            parser.close()
     except _Enough:
         pass  # lxml ends a parse whose feed raised: the parser is ready for the next
     except BaseException:
@@ -152,6 +161,25 @@ def streamed_meta_tags(text: str, agent: str) -> tuple[tuple[str, str], ...]:
     finally:
         target.picking = _NOBODY
     return tuple(picking.tags)
+
+
+def _parsed_as_is(text: str, encoded: bytes) -> bool:
+    """Whether ``encoded`` is what parsel parses for ``text``: ``text`` in UTF-8, with
+    nothing to strip and no NUL (compared a piece at a time: no copy of the page)."""
+    if (not text or text[0].isspace() or text[-1].isspace() or "\0" in text
+            or (text.isascii() and len(text) != len(encoded))):
+        return False
+    view = memoryview(encoded)
+    at = 0
+    for start in range(0, len(text), _PIECE):
+        try:
+            piece = text[start : start + _PIECE].encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate: the text path fails as parsel does
+            return False
+        if view[at : at + len(piece)] != piece:
+            return False
+        at += len(piece)
+    return at == len(encoded)
 
 
 def _parsed_pieces(text: str) -> Iterator[bytes]:

@@ -88,8 +88,8 @@ def _meta_tags(response: Any, agent: str, html: HtmlAccess) -> tuple[
         tree = html.tree(response)
         if tree is None and _is_html_response(response):
             text = html.text(response)
-            return (streamed_meta_tags(text, agent) if _may_hold_tags(text, agent)
-                    else ()), None
+            return (streamed_meta_tags(text, agent, response.body)
+                    if _may_hold_tags(text, agent) else ()), None
         if tree is None:
             tree = response.selector
     except Exception as error:

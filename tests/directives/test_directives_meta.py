@@ -200,12 +200,14 @@ MARKUP = [
 
 @settings(max_examples=300, deadline=None)
 @given(parts=st.lists(st.one_of(st.sampled_from(MARKUP), st.text(max_size=4)), max_size=40),
-       repeated=st.integers(0, 40), piece=st.sampled_from([1, 3, 64, 1 << 16]))
-def test_streamed_tags_are_those_of_the_tree_parsel_builds(parts, repeated, piece):
-    # Read as libxml2 parses, fed a piece at a time, or from the tree parsel (so Scrapy)
-    # builds of the same text: the same tags, in the same order, cut alike, past the
-    # bound alike (the parse stops early), or the same error. 30,000 examples agreed
-    # when this was written.
+       repeated=st.integers(0, 40), piece=st.sampled_from([1, 3, 64, 1 << 16]),
+       with_bytes=st.booleans())
+def test_streamed_tags_are_those_of_the_tree_parsel_builds(parts, repeated, piece,
+                                                           with_bytes):
+    # Read as libxml2 parses, fed a piece at a time or given the page's bytes, or from
+    # the tree parsel (so Scrapy) builds of the same text: the same tags, in the same
+    # order, cut alike, past the bound alike (the parse stops early), or the same error.
+    # 30,000 examples agreed when this was written.
     text = "".join(parts) + '<meta name="robots" content="noarchive">' * repeated + \
         "".join(parts[:3])
 
@@ -216,7 +218,8 @@ def test_streamed_tags_are_those_of_the_tree_parsel_builds(parts, repeated, piec
             return type(error)
 
     with patch.object(meta_module, "_PIECE", piece):
-        streamed = outcome(lambda: streamed_meta_tags(text, "mybot"))
+        encoded = text.encode("utf-8", "surrogatepass") if with_bytes else None
+        streamed = outcome(lambda: streamed_meta_tags(text, "mybot", encoded))
     assert streamed == outcome(
         lambda: meta_tags(Selector(text=text, type="html"), "mybot", len(text)))
 
@@ -229,9 +232,25 @@ def test_streamed_documents_are_stripped_as_parsel_strips_them(text):
         assert b"".join(meta_module._parsed_pieces(text)) == expected
 
 
+@pytest.mark.parametrize(("text", "encoded", "as_is"), [
+    ("<p>é</p>", "<p>é</p>".encode(), True),
+    ("<p>é</p>", "<p>é</p>".encode("latin-1"), False),  # decoded from another encoding
+    ("<p>x</p>\n", b"<p>x</p>\n", False),  # parsel strips the text first
+    ("\xa0<p>", "\xa0<p>".encode(), False),
+    ("<p>\0</p>", b"<p>\0</p>", False),  # parsel drops NULs
+    ("<p>\ud800</p>", "<p>\ud800</p>".encode("utf-8", "surrogatepass"), False),
+    ("<p>x</p>", b"<p>x</p><p>y</p>", False),
+    ("<p>" + "é" * 70_000, ("<p>" + "é" * 70_000).encode(), True),
+])
+def test_a_pages_bytes_are_parsed_as_they_are_only_when_parsel_parses_the_same(
+        text, encoded, as_is):
+    assert meta_module._parsed_as_is(text, encoded) is as_is
+
+
 def test_a_parse_stopped_early_or_failed_leaves_the_parser_ready():
     many = '<meta name="robots" content="noarchive">' * 40
     assert len(streamed_meta_tags(many, "mybot")) == 33  # stopped at the 33rd
+    assert len(streamed_meta_tags(many, "mybot", many.encode())) == 33  # in one call too
     with pytest.raises(UnicodeEncodeError):  # a lone surrogate: parsel fails alike
         # after the first piece was fed: had the parse gone on, the next page would be
         # read inside this comment

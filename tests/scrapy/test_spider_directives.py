@@ -172,7 +172,7 @@ def test_unreadable_page_is_logged_and_counted_not_raised(caplog):
 
 
 def test_a_page_that_cannot_hold_a_robots_meta_tag_is_not_parsed(monkeypatch):
-    def parse(text, agent):
+    def parse(text, agent, encoded=None):
         raise AssertionError("parsed")
 
     monkeypatch.setattr(response_module, "streamed_meta_tags", parse)

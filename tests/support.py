@@ -337,14 +337,17 @@ class RedisServer:
             self.kill()
 
 
-class SlowFirstAnswer:
+class FirstAnswerRelay:
     """A TCP relay to a Redis server that holds back, for ``seconds``, its answer to the
-    first request naming ``marker``: one slow answer, as a busy host or network gives."""
+    first request naming ``marker`` (one slow answer, as a busy host or network gives), or
+    sends ``instead`` in its place (an answer this package never asked for)."""
 
-    def __init__(self, redis: RedisServer, marker: bytes, seconds: float) -> None:
+    def __init__(self, redis: RedisServer, marker: bytes, seconds: float = 0.0,
+                 instead: bytes | None = None) -> None:
         self._upstream = redis.port
         self._marker = marker
         self._seconds = seconds
+        self._instead = instead
         self._armed = threading.Event()
         self._armed.set()
         self._listener = socket.create_server(("127.0.0.1", 0))
@@ -375,6 +378,7 @@ class SlowFirstAnswer:
                 elif not asking and hold.is_set():
                     hold.clear()
                     time.sleep(self._seconds)
+                    chunk = chunk if self._instead is None else self._instead
                 sink.sendall(chunk)
 
 

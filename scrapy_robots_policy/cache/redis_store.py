@@ -23,12 +23,21 @@ from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.crc import key_slot
-from redis.exceptions import RedisError
+from redis.exceptions import RedisError, ResponseError
 
 from scrapy_robots_policy.fetch.document import ROBOTS_TXT, Document
 from scrapy_robots_policy.fetch.origin import Origin
 from scrapy_robots_policy.fetch.policy import CachedAnswer
 from scrapy_robots_policy.robotstxt import RobotsTxt
+
+
+class UnreadableAnswer(ResponseError):
+    """An answer no script of this package gives: Redis failed, as for any error of its
+    own, but the log line says what came (redis-py's errors show only their class)."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.args[0]!r})"
+
 
 DEFAULT_PREFIX = "robots_policy:"
 #: Socket timeouts of the Redis connection, unless the URL sets them (``?socket_timeout=``).
@@ -219,7 +228,11 @@ class RedisStore:
         """Seconds until this request's turn: the origin's requests, from every process,
         go one per ``delay``."""
         key = self._origin_key(origin) + "#turn"
-        return int(await self._turn(keys=[key], args=[max(int(delay * 1000), 1)])) / 1000
+        answer = await self._turn(keys=[key], args=[max(int(delay * 1000), 1)])
+        try:
+            return int(answer) / 1000
+        except (TypeError, ValueError):  # not this package's script answering: Redis failed
+            raise UnreadableAnswer(f"unreadable turn {answer!r}") from None
 
     async def pause(self, origin: Origin, seconds: float, sender: str) -> None:
         """No turn of ``origin`` for ``seconds``; announced on :attr:`pause_channel` as

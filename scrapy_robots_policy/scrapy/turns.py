@@ -13,8 +13,9 @@ Redis's clock) and the slot asks again until it is due.
   the call, waiting from the answer, so a slow answer is late and not early.
 - A pause one process observed (429, 503) moves the origin's next turn past it and is
   announced on a channel, so that every process holds that origin, paced or not.
-- Redis down (or, on a cluster, the node of the origin's slot): the turn is now, and each
-  process keeps the pace by itself, with the WARNING and stat of :mod:`.redis_outages`.
+- Redis down (or, on a cluster, the node of the origin's slot), or a turn it answers that
+  no script of this package would: the turn is now, and each process keeps the pace by
+  itself, with the WARNING and stat of :mod:`.redis_outages`.
 """
 
 from __future__ import annotations
@@ -113,15 +114,17 @@ class ClusterTurns:
         scope = self._store.scope(origin)
         asked = time.monotonic()
         wait = 0.0
-        if not self._outages.down(scope):
-            try:
-                wait = await self._store.turn(origin, length)
-            except ERRORS as exc:
-                self._outages.failed(scope, exc)
-            else:
-                self._outages.reached(scope)
-        if request in self._due:  # not forgotten meanwhile
-            self._due[request] = (asked + wait, time.monotonic() + wait)
+        try:
+            if not self._outages.down(scope):
+                try:
+                    wait = await self._store.turn(origin, length)
+                except ERRORS as exc:
+                    self._outages.failed(scope, exc)
+                else:
+                    self._outages.reached(scope)
+        finally:  # whatever failed, the request never waits for an answer that will not come
+            if request in self._due:  # not forgotten meanwhile
+                self._due[request] = (asked + wait, time.monotonic() + wait)
 
     async def _share_pause(self, origin: Origin, seconds: float) -> None:
         scope = self._store.scope(origin)

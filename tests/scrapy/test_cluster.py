@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 from scrapy.resolver import CachingThreadedResolver, dnscache
-from twisted.internet.defer import Deferred, succeed
+from twisted.internet.defer import Deferred, fail, succeed
+from twisted.internet.error import DNSLookupError
 from twisted.internet.task import deferLater
 
 from scrapy_robots_policy.cache.redis_store import RedisStore, escaped
@@ -22,12 +23,12 @@ from scrapy_robots_policy.fetch.policy import CachedAnswer
 from scrapy_robots_policy.robotstxt import RobotsTxt
 from tests.cache.test_rediscache import Pages, settings, urls, warnings
 from tests.support import (
+    FirstAnswerRelay,
     LocalServer,
     RedisCluster,
     RedisServer,
     Reply,
     Seen,
-    SlowFirstAnswer,
     free_ports,
     run_crawl,
     start_crawl,
@@ -101,6 +102,26 @@ class SlowNames(CachingThreadedResolver):
         return looked_up.addCallback(lambda ip: dnscache.__setitem__(name, ip) or ip)
 
 
+class NoNames(CachingThreadedResolver):
+    """Scrapy's resolver, but no name resolves (and none is looked up)."""
+
+    def getHostByName(self, name: str, timeout: Any = ()) -> Deferred[str]:
+        return fail(DNSLookupError(name))
+
+
+def test_a_name_that_does_not_resolve_fails_the_download_as_before() -> None:
+    # Redis down: each process keeps the shared DOWNLOAD_DELAY itself, so every origin,
+    # this robots.txt's too, is paced, and its name looked up before it leaves.
+    url = f"redis://127.0.0.1:{next(free_ports(1))}/0"
+    r = run_crawl(Pages, settings(url, DOWNLOAD_DELAY=0.2, DNS_RESOLVER=f"{__name__}.NoNames",
+                                  ROBOTS_POLICY_SHARED_DOWNLOAD_DELAY=True),
+                  start_urls=["http://nowhere.test/a"], timeout=60)
+    assert r.items == []
+    assert r.stat("robotstxt/forbidden") == 1  # robots.txt unreachable: refused, as before
+    assert r.stat("robotstxt/forbidden/unreachable") == 1
+    assert "DNS lookup failed" in r.log
+
+
 def test_a_slow_name_lookup_never_brings_two_processes_requests_closer(
         redis_server: RedisServer) -> None:
     # The process that takes robots.txt from Redis looks the name up at its first page.
@@ -118,7 +139,7 @@ def test_a_slow_name_lookup_never_brings_two_processes_requests_closer(
 def test_a_turn_answered_late_is_taken_again_not_sent_late(redis_server: RedisServer) -> None:
     # One process's first turn comes back 0.4 s after Redis gave it (a busy host, a slow
     # network): sent then, its request would come 0.4 s closer to the next turn's.
-    relay = SlowFirstAnswer(redis_server, b"#turn", 0.4)
+    relay = FirstAnswerRelay(redis_server, b"#turn", seconds=0.4)
     with LocalServer({"/robots.txt": Reply(body=DELAYED)}) as s:
         start = urls([s], *(f"/p{n}" for n in range(3)))
         crawls = [start_crawl(Pages, settings(url, **DELAY), start_urls=start)
@@ -129,6 +150,19 @@ def test_a_turn_answered_late_is_taken_again_not_sent_late(redis_server: RedisSe
     assert spaced(page_times(s)), [round(b - a, 3) for a, b in
                                    itertools.pairwise(page_times(s))]
     assert slowed.stat("robotstxt/crawl_delay/retaken") == 1
+
+
+def test_an_unreadable_turn_is_a_redis_failure_not_a_request_waiting_forever(
+        redis_server: RedisServer) -> None:
+    relay = FirstAnswerRelay(redis_server, b"#turn", instead=b"$4\r\noops\r\n")
+    with LocalServer({"/robots.txt": Reply(body=DELAYED)}) as s:
+        r = start_crawl(Pages, settings(relay.url, **DELAY),
+                        start_urls=urls([s], "/a", "/b", "/c")).result(60)
+    relay.close()
+    assert len(r.items) == 3
+    assert spaced(page_times(s))  # kept by the process alone meanwhile
+    assert r.stat("robotstxt/redis_errors") == 1
+    assert warnings(r, "unreadable turn b'oops'")
 
 
 def test_a_pause_one_process_observed_holds_every_process(redis_server: RedisServer) -> None:

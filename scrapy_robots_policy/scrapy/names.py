@@ -15,9 +15,15 @@ from urllib.parse import urlsplit
 from scrapy.resolver import dnscache
 from scrapy.utils.reactor import is_reactor_installed
 
+from scrapy_robots_policy.cache.memory import LRUCache
+
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import Request
+
+
+#: Hosts remembered as not resolved ahead.
+_UNKEPT = 4096
 
 
 class NameResolutions:
@@ -27,6 +33,9 @@ class NameResolutions:
         # Without Scrapy's DNS cache a resolution ahead would be done again on sending.
         self._cached = crawler.settings.getbool("DNSCACHE_ENABLED")
         self._resolving: dict[str, bool] = {}  # host: whether its resolution has ended
+        # Hosts whose resolution ended with nothing in the cache (a failure, or a resolver
+        # of the user's that keeps its own): not resolved ahead again.
+        self._unkept: LRUCache[str, bool] = LRUCache(_UNKEPT)
 
     def ready(self, request: Request) -> bool:
         """Whether ``request``'s connection host is resolved (or need not be): if not,
@@ -34,7 +43,7 @@ class NameResolutions:
         host = _connection_host(request)
         if host is None or not self._cached or not is_reactor_installed():
             return True
-        if host in dnscache:
+        if host in dnscache or self._unkept.get(host):
             self._resolving.pop(host, None)
             return True
         ended = self._resolving.get(host)
@@ -42,8 +51,9 @@ class NameResolutions:
             self._resolving[host] = False
             self._start(host)
             return host in dnscache  # a resolver may answer at once
-        if ended:  # failed: the download reports it as it would have
+        if ended:  # failed, or kept elsewhere: the download resolves it as it would have
             del self._resolving[host]
+            self._unkept.put(host, True)
         return ended
 
     def _start(self, host: str) -> None:

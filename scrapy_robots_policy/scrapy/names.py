@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from scrapy.resolver import dnscache
+from scrapy.utils.httpobj import urlparse_cached
 from scrapy.utils.reactor import is_reactor_installed
 
 from scrapy_robots_policy.cache.memory import LRUCache
@@ -89,9 +90,10 @@ def _connection_host(request: Request) -> str | None:
     """The host Scrapy connects to for ``request``: its proxy's, or its URL's (http and
     https only: other schemes' handlers resolve names their own way, if at all)."""
     proxy = request.meta.get("proxy")
-    url = proxy if isinstance(proxy, str) and proxy else request.url
     try:
-        parts = urlsplit(url if "://" in url else f"http://{url}")
+        # The request's URL as Scrapy parsed it already, once per request.
+        parts = (urlsplit(proxy if "://" in proxy else f"http://{proxy}")
+                 if isinstance(proxy, str) and proxy else urlparse_cached(request))
         host = parts.hostname
     except ValueError:
         return None

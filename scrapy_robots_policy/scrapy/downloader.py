@@ -109,7 +109,8 @@ class RobotsPolicyDownloaderMiddleware:
         """What robots.txt says of ``origin`` now, fetched first if unknown (for spider
         code: :mod:`.sitemaps`); ``request`` is the one that asks."""
         entry = self._deciding_entry(origin, request)
-        return entry if entry is not None else await self._rounds.entry(origin, request)
+        return (entry if entry is not None
+                else await self._rounds.entry(origin, request, handed=True))
 
     def known_entry(self, origin: Origin) -> CachedAnswer | None:
         """This process's copy of ``origin``'s robots.txt, fresh or not, without a fetch."""
@@ -133,7 +134,7 @@ class RobotsPolicyDownloaderMiddleware:
 
     async def _wait_and_answer(self, origin: Origin, request: Request) -> Response | None:
         """The spider's robots.txt request joins (or starts) the plugin's fetch of it."""
-        entry = await self._rounds.entry(origin, request)
+        entry = await self._rounds.entry(origin, request, handed=True)
         if entry.summary == CLOSING:  # refused, as every request still waiting
             self._refusals.closing(origin, request)
         return self._spider_robots.answer(origin, entry, request)

@@ -42,6 +42,7 @@ class _Round:
     """One origin's fetch in progress (with its retries) and the requests waiting for it."""
 
     waiters: list[Deferred[CachedAnswer]] = field(default_factory=list)
+    handed: int = 0  # waiters handed the answer (a spider's own request for the file)
     task: Deferred[None] | None = None  # held: the event loop keeps only weak references
 
 
@@ -59,8 +60,11 @@ class FetchRounds:
         self._closing = CrawlClosing(crawler)
         self._rounds: dict[Origin, _Round] = {}
 
-    async def entry(self, origin: Origin, request: Request) -> CachedAnswer:
+    async def entry(self, origin: Origin, request: Request, handed: bool = False
+                    ) -> CachedAnswer:
         """The entry of ``origin`` once fetched: joins its round, or starts one.
+        ``handed``: the caller gets the answer itself rather than a judgement by it, so an
+        unreachable file does not refuse it (the round's WARNING does not count it).
 
         The caller found nothing usable in the cache, but Scrapy may run this coroutine a
         loop turn later: a round that settled meanwhile has cached its entry, which
@@ -69,11 +73,12 @@ class FetchRounds:
         current = self._rounds.get(origin)
         if current is not None:
             current.waiters.append(waiter)
+            current.handed += handed
         elif self._policy.lookup(cached := self._cache.get(origin)) is Lookup.USE:
             assert cached is not None  # only an entry can be used
             return cached
         else:
-            self._start(origin, request, waiter)
+            self._start(origin, request, _Round([waiter], handed))
         return await maybe_deferred_to_future(waiter)
 
     def refresh(self, origin: Origin, request: Request) -> None:
@@ -81,10 +86,9 @@ class FetchRounds:
         if origin not in self._rounds:
             self._start(origin, request)
 
-    def _start(self, origin: Origin, request: Request,
-               waiter: Deferred[CachedAnswer] | None = None) -> None:
-        # The waiter is registered first: a round may end before this method returns.
-        current = self._rounds[origin] = _Round([waiter] if waiter else [])
+    def _start(self, origin: Origin, request: Request, current: _Round | None = None) -> None:
+        # Its waiter is registered first: a round may end before this method returns.
+        current = self._rounds[origin] = current or _Round()
         current.task = deferred_from_coro(self._run(origin, request))
 
     async def _run(self, origin: Origin, request: Request) -> None:
@@ -131,7 +135,7 @@ class FetchRounds:
             current = self._rounds.get(origin)
             waiting = len(current.waiters) if current else 0
             if isinstance(step, Settled):
-                self._log_outcome(origin, step, waiting)
+                self._log_outcome(origin, step, waiting - (current.handed if current else 0))
                 if (step.answer.definitive and self._document.rules
                         and _ROBOTS_PARSED is not None):
                     # As Scrapy's middleware does: its handlers may be coroutines.
@@ -148,7 +152,8 @@ class FetchRounds:
         return None
 
     def _log_outcome(self, origin: Origin, settled: Settled, waiting: int) -> None:
-        """The round's one INFO or WARNING line, and its stat."""
+        """The round's one INFO or WARNING line, and its stat; ``waiting``: the requests
+        waiting to be judged by the answer."""
         entry, chain = settled.entry, settled.chain
         args = {"origin": origin, "why": settled.answer.summary, "waiting": waiting,
                 "document": self._document.name,

@@ -154,6 +154,9 @@ def test_a_500_is_answered_500_after_the_plugins_own_retries() -> None:
     assert r.stat("retry/count") == 2
     assert s.hits("/a") == 0
     assert r.stat("robotstxt/forbidden/unreachable") == 1
+    # The round refused /a alone: the spider's robots.txt request was answered.
+    assert [line for line in r.log.splitlines() if line.startswith("WARNING")
+            and "unreachable" in line and "refusing 1 waiting requests" in line]
 
 
 def test_a_redirect_is_answered_with_the_final_status_and_body_at_the_url_asked() -> None:

@@ -4,7 +4,9 @@ build a ``MagicMock`` one) gets its state like a real one.
 
 Both middlewares and the ``scrapy check`` contracts share it: one parse of the settings
 once they are frozen (:meth:`.RobotsPolicySettings.of`), one user-agent choice, so a
-browser's User-Agent is warned about once per crawl (:meth:`.UserAgentChoice.for_crawler`).
+browser's User-Agent is warned about once per crawl (:meth:`.UserAgentChoice.for_crawler`),
+and one record of the usage labels told as ignored (:class:`.IgnoredLabels`), so a label
+that robots.txt and a page's header both use is told once per origin.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ class CrawlState:
     user_agents: Any = None  # UserAgentChoice
     #: The crawl's RobotsPolicyDownloaderMiddleware, for spider code's helpers (.sitemaps).
     robots_middleware: Any = None
+    #: The (origin, label) pairs told as ignored, by either middleware (.ignoredlabels).
+    told_labels: Any = None
 
 
 def crawl_state(crawler: Crawler) -> CrawlState:

@@ -2,7 +2,8 @@
 ``train-genai=n``, ``use=reference``): what a site said and was not obeyed is never
 silent. Each is told once per origin at INFO, with the line or header that held it and
 what an earlier revision meant by it, and counted. The usage gate reports those of
-robots.txt, the spider middleware those of the pages' Content-Usage headers."""
+robots.txt, the spider middleware those of the pages' Content-Usage headers; what either
+told is told once for the crawl (kept in its ``CrawlState``), from whichever saw it first."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from scrapy_robots_policy.cache.memory import LRUCache
+from scrapy_robots_policy.scrapy.crawlstate import crawl_state
 
 if TYPE_CHECKING:
     import logging
@@ -29,7 +31,10 @@ class IgnoredLabels:
         self._crawler = crawler
         self._stats = crawler.stats
         self._logger = logger
-        self._told: LRUCache[tuple[str, str], bool] = LRUCache(_TOLD_MAX)
+        state = crawl_state(crawler)
+        if state.told_labels is None:
+            state.told_labels = LRUCache[tuple[str, str], bool](_TOLD_MAX)
+        self._told: LRUCache[tuple[str, str], bool] = state.told_labels
 
     def report(self, origin: object, ignored: Iterable[IgnoredLabel]) -> None:
         for label in ignored:

@@ -219,7 +219,8 @@ def test_labels_not_read_are_told_once_per_origin_at_info_and_counted() -> None:
         "/.well-known/tdmrep.json": Reply(404),
         "/a": html_page(**{"Content-Usage": "train-genai=n, x-private=y"}),
         "/b": html_page(**{"Content-Usage": "train-genai=n"}),
-        "/c": html_page(),
+        # The label robots.txt used, in a header: the origin's label was told already.
+        "/c": html_page(**{"Content-Usage": "ai=n"}),
     }
     with LocalServer(routes) as s:
         r = purposes_crawl(s, ["/a", "/b", "/c"], ["search", "ai-train"])

@@ -13,6 +13,12 @@ Page shapes (every page says ``noarchive`` only, so both crawls yield the same i
 - ``meta-10mb``: 10 pages whose robots meta content is 10 MiB, 10 at a time;
 - ``tags-100k-x1``: one page of 100,000 robots meta tags.
 
+Beside the crawls, one page of the shape is read alone in a fresh process, and what that
+adds to the process's peak is printed for three readers: libxml2 parsing it as parsel
+does with a parser target that reads nothing (the least any reader that reads the page as
+Scrapy's tree has it pays), the middleware's reader, and parsel's tree (what a parsing
+spider builds). The peak is reset before each (Linux's ``/proc/self/clear_refs``).
+
 Each crawl runs in a fresh spawned process (it inherits nothing from this one) against a
 local server in a process of its own; the peak is that crawl process's ``ru_maxrss``.
 Peaks vary from run to run (how many pages are in flight at once, when Python's cycle
@@ -105,6 +111,59 @@ def crawl_peak(urls: list[str], spider: str, middleware: bool, concurrency: int
     return result
 
 
+def _one_read(conn: Any, body: bytes, reader: str) -> None:
+    from lxml import etree
+    from parsel import Selector
+    from scrapy.http import HtmlResponse
+
+    from scrapy_robots_policy.directives.response import read_response
+
+    response = HtmlResponse("http://127.0.0.1/m/0", body=body, encoding="utf-8")
+    text = response.text  # decoded before, as Scrapy's MetaRefreshMiddleware does
+    parser = etree.HTMLParser(recover=True, encoding="utf-8", huge_tree=True,
+                              target=_ReadsNothing())
+    with open("/proc/self/clear_refs", "w") as clear:
+        clear.write("5")  # the peak (VmHWM) starts again from what is resident now
+    before = _status_kib("VmRSS")
+    if reader == "libxml2":
+        etree.fromstring(body, parser)
+    elif reader == "middleware":
+        read_response(response, AGENT)
+    else:
+        Selector(text=text).css("title")
+    conn.send(_status_kib("VmHWM") - before)
+    conn.close()
+
+
+class _ReadsNothing:
+    """A parser target with no ``start``: lxml hands it no element, no attribute."""
+
+    def close(self) -> None:
+        return None
+
+
+def _status_kib(field: str) -> int:
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith(field))
+
+
+def read_costs(body: bytes) -> str:
+    """What reading one page adds to a fresh process's peak, per reader."""
+    if not os.path.exists("/proc/self/clear_refs"):
+        return "one page read alone: not measured (no /proc/self/clear_refs here)"
+    ctx = multiprocessing.get_context("spawn")
+    costs = []
+    for reader in ("libxml2", "middleware", "parsel"):
+        parent, child = ctx.Pipe(duplex=False)
+        proc = ctx.Process(target=_one_read, args=(child, body, reader))
+        proc.start()
+        child.close()
+        costs.append(f"{reader} +{parent.recv() / 1024:.1f} MB")
+        proc.join()
+    return ("one page read alone, added to the peak: " + ", ".join(costs)
+            + " (libxml2: parsed as parsel does, nothing read)")
+
+
 def load() -> str:
     one, five, fifteen = os.getloadavg()
     return f"load average {one:.2f}, {five:.2f}, {fifteen:.2f} on {os.cpu_count()} CPUs"
@@ -114,7 +173,9 @@ def measure(shape: str, runs: int) -> list[str]:
     variant, count, concurrency = SHAPES[shape]
     peaks: dict[tuple[str, bool], list[int]] = {(s, m): [] for s in SPIDERS
                                                 for m in (False, True)}
-    with FastServer(hostile_pages(variant, count)) as server:
+    pages = hostile_pages(variant, count)
+    print(f"{shape}: {read_costs(b''.join(pages['/m/0'][1:]))}", flush=True)
+    with FastServer(pages) as server:
         urls = [server.url(f"/m/{i}") for i in range(count)]
         for run in range(runs):
             for spider, middleware in (list(peaks) if run % 2 == 0 else list(peaks)[::-1]):

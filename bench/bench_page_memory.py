@@ -40,7 +40,7 @@ import resource
 import statistics
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import scrapy
 
@@ -121,7 +121,7 @@ def _one_read(conn: Any, body: bytes, reader: str) -> None:
     response = HtmlResponse("http://127.0.0.1/m/0", body=body, encoding="utf-8")
     text = response.text  # decoded before, as Scrapy's MetaRefreshMiddleware does
     parser = etree.HTMLParser(recover=True, encoding="utf-8", huge_tree=True,
-                              target=_ReadsNothing())
+                              target=cast("etree.ParserTarget", _ReadsNothing()))
     with open("/proc/self/clear_refs", "w") as clear:
         clear.write("5")  # the peak (VmHWM) starts again from what is resident now
     before = _status_kib("VmRSS")
@@ -174,7 +174,9 @@ def measure(shape: str, runs: int) -> list[str]:
     peaks: dict[tuple[str, bool], list[int]] = {(s, m): [] for s in SPIDERS
                                                 for m in (False, True)}
     pages = hostile_pages(variant, count)
-    print(f"{shape}: {read_costs(b''.join(pages['/m/0'][1:]))}", flush=True)
+    answer = pages["/m/0"]
+    assert isinstance(answer, tuple)  # the HTTP head, then the page's pieces
+    print(f"{shape}: {read_costs(b''.join(answer[1:]))}", flush=True)
     with FastServer(pages) as server:
         urls = [server.url(f"/m/{i}") for i in range(count)]
         for run in range(runs):

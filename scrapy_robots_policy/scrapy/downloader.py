@@ -127,10 +127,9 @@ class RobotsPolicyDownloaderMiddleware:
             self._rounds.refresh(origin, request)  # the stale copy answers meanwhile
         return entry
 
-    async def _wait_and_judge(self, origin: Origin, request: Request) -> None:
+    async def _wait_and_judge(self, origin: Origin, request: Request) -> Response | None:
         then = self._judge(origin, await self._rounds.entry(origin, request), request)
-        if then is not None:
-            await then
+        return await then if isinstance(then, Coroutine) else then
 
     async def _wait_and_answer(self, origin: Origin, request: Request) -> Response | None:
         """The spider's robots.txt request joins (or starts) the plugin's fetch of it."""
@@ -140,7 +139,7 @@ class RobotsPolicyDownloaderMiddleware:
         return self._spider_robots.answer(origin, entry, request)
 
     def _judge(self, origin: Origin, entry: CachedAnswer, request: Request
-               ) -> Coroutine[Any, Any, None] | None:
+               ) -> Response | Coroutine[Any, Any, Response | None] | None:
         """Refuse ``request`` if disallowed; else what to await before its download (the
         usage check), if anything. When it may leave is the download slot's business
         (:mod:`.pacing`), told the origin's Crawl-delay here.

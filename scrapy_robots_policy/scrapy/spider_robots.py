@@ -1,9 +1,11 @@
-"""A spider's own requests for an origin's robots.txt, answered from the plugin's fetch of it.
+"""A spider's own requests for an origin's robots.txt (or tdmrep.json), answered from the
+plugin's fetch of it.
 
-The downloader middleware fetches every origin's robots.txt anyway; a spider that asks for
-it too (a ``SitemapSpider`` whose ``sitemap_urls`` name robots.txt) gets that fetch's
-answer, in flight or cached, instead of a second download: one fetch per origin, whoever
-asks first, and the rules obeyed are the same either way.
+The downloader middleware fetches every origin's robots.txt anyway, and the usage gate its
+tdmrep.json when a declared purpose needs it; a spider that asks for the file too (a
+``SitemapSpider`` whose ``sitemap_urls`` name robots.txt) gets that fetch's answer, in
+flight or cached, instead of a second download: one fetch per origin, whoever asks first,
+and the rules obeyed are the same either way.
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ from typing import TYPE_CHECKING
 
 from scrapy.http import TextResponse
 
+from scrapy_robots_policy.fetch.document import ROBOTS_TXT, Document
 from scrapy_robots_policy.fetch.verdict import CHECK_ONLY_META
-from scrapy_robots_policy.robotstxt import ROBOTS_TXT_PATH
 from scrapy_robots_policy.usage.policy import CHECK_PURPOSES_META
 
 if TYPE_CHECKING:
@@ -35,12 +37,13 @@ logger = logging.getLogger("scrapy_robots_policy.downloader")
 ANSWERED_FLAGS = ("cached", "robots_policy")
 
 
-def answerable(request: Request, parsed: ParseResult) -> bool:
-    """Whether ``request`` (whose URL is ``parsed``) GETs its origin's robots.txt, which
+def answerable(request: Request, parsed: ParseResult, document: Document = ROBOTS_TXT
+               ) -> bool:
+    """Whether ``request`` (whose URL is ``parsed``) GETs its origin's ``document``, which
     the plugin fetches itself. Not a ``scrapy check`` contract's request: its contract
     reads the middleware's decision, as for any page. The path is compared first, the
     cheap miss of every page."""
-    if parsed.path != ROBOTS_TXT_PATH or parsed.query or parsed.params:
+    if parsed.path != document.path or parsed.query or parsed.params:
         return False
     meta = request.meta
     return (request.method == "GET" and CHECK_ONLY_META not in meta
@@ -48,11 +51,13 @@ def answerable(request: Request, parsed: ParseResult) -> bool:
 
 
 class SpiderRobotsRequests:
-    """Answers, counts and logs a spider's robots.txt requests from the plugin's entries."""
+    """Answers, counts and logs a spider's requests for ``document`` (robots.txt, or
+    tdmrep.json) from the plugin's entries of it."""
 
-    def __init__(self, crawler: Crawler) -> None:
+    def __init__(self, crawler: Crawler, document: Document = ROBOTS_TXT) -> None:
         self._crawler = crawler
         self._stats = crawler.stats
+        self._document = document
 
     def answer(self, origin: Origin, entry: CachedAnswer, request: Request
                ) -> TextResponse | None:
@@ -60,14 +65,15 @@ class SpiderRobotsRequests:
         (after its redirects) with its body as kept (2xx only, at most the size cap), at
         the URL asked for; ``None`` (download it) when the fetch got no HTTP answer."""
         extra = {"spider": self._crawler.spider}
+        prefix = self._document.stats
         if entry.status is None:  # a network error, another middleware's refusal
-            self._stats.inc_value("robotstxt/spider_requests_downloaded")
-            logger.debug("Downloading %(request)s: the robots.txt of %(origin)s got no HTTP "
+            self._stats.inc_value(f"{prefix}/spider_requests_downloaded")
+            logger.debug("Downloading %(request)s: the %(file)s of %(origin)s got no HTTP "
                          "answer to pass on (%(why)s)",
-                         {"request": request, "origin": origin, "why": entry.summary},
-                         extra=extra)
+                         {"request": request, "file": self._document.name, "origin": origin,
+                          "why": entry.summary}, extra=extra)
             return None
-        self._stats.inc_value("robotstxt/spider_requests_answered")
+        self._stats.inc_value(f"{prefix}/spider_requests_answered")
         logger.debug("Answered %(request)s from the plugin's fetch of it (%(why)s)",
                      {"request": request, "why": entry.summary}, extra=extra)
         return TextResponse(request.url, status=entry.status, body=entry.body or b"",

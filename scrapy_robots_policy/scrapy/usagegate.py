@@ -7,7 +7,8 @@ while unreachable; with ``ROBOTS_POLICY_REDIS_URL``, once per origin for every p
 through the same Redis cache), refuses what is refused (or only records it:
 ``ROBOTS_POLICY_USAGE = "record"``), counts and logs each refusal and each label it did not
 read, and leaves the origin's reading in ``request.meta`` for the spider middleware's
-page-level decision and compliance record.
+page-level decision and compliance record. A spider's own request for a tdmrep.json that
+the gate fetches is answered from that fetch (:mod:`.spider_robots`), as robots.txt is.
 """
 
 from __future__ import annotations
@@ -16,21 +17,24 @@ import logging
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
+from scrapy.utils.httpobj import urlparse_cached
+
 from scrapy_robots_policy.cache.memory import LRUCache, MemoryCache
 from scrapy_robots_policy.fetch.document import TDMREP_JSON
 from scrapy_robots_policy.fetch.origin import Origin
-from scrapy_robots_policy.fetch.policy import Lookup, Policy
+from scrapy_robots_policy.fetch.policy import CLOSING, Lookup, Policy
 from scrapy_robots_policy.fetch.verdict import CHECK_ONLY_META
 from scrapy_robots_policy.scrapy.choose_cache import make_cache
 from scrapy_robots_policy.scrapy.download import RobotsDownload
 from scrapy_robots_policy.scrapy.ignoredlabels import IgnoredLabels
 from scrapy_robots_policy.scrapy.refusals import Refusals
 from scrapy_robots_policy.scrapy.rounds import FetchRounds
+from scrapy_robots_policy.scrapy.spider_robots import SpiderRobotsRequests, answerable
 from scrapy_robots_policy.usage.policy import UsagePolicy, UsageReading
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
-    from scrapy.http import Request
+    from scrapy.http import Request, Response
 
     from scrapy_robots_policy.page.request import RequestDecision
     from scrapy_robots_policy.scrapy.settings import RobotsPolicySettings
@@ -54,23 +58,28 @@ class UsageGate:
         self._tdmrep_policy = Policy(settings.fetch, document=TDMREP_JSON)
         # Shared like robots.txt when the crawl's purposes need the file; a contract's
         # sample (which declares its own) keeps it in this process.
+        self._fetches_tdmrep = self._usage.needs_tdmrep(settings.purposes)
         self._tdmrep_cache = (make_cache(crawler, settings, self._tdmrep_policy)
-                              if self._usage.needs_tdmrep(settings.purposes)
-                              else MemoryCache(settings.max_origins))
+                              if self._fetches_tdmrep else MemoryCache(settings.max_origins))
         self._tdmrep = FetchRounds(
             crawler, self._tdmrep_policy, self._tdmrep_cache,
             RobotsDownload(crawler, settings, priority, TDMREP_JSON.stats))
         self._reported: LRUCache[tuple[Origin, str], bool] = LRUCache(_REPORTED_PROBLEMS)
         self._ignored = IgnoredLabels(crawler, logger)
+        self._spider_requests = SpiderRobotsRequests(crawler, TDMREP_JSON)
 
     def judge(self, decision: RequestDecision, request: Request
-              ) -> Coroutine[Any, Any, None] | None:
+              ) -> Response | Coroutine[Any, Any, Response | None] | None:
         """Decide ``request``'s purposes now, or (tdmrep.json not known yet) once it is
-        fetched; the reading goes to ``decision.usage``."""
+        fetched; the reading goes to ``decision.usage``. A spider's own request for the
+        tdmrep.json the gate fetches is answered from that fetch instead: a policy file,
+        not content, like robots.txt."""
+        origin = decision.origin
+        if self._answers(request):
+            return self._answer(origin, request)
         purposes = self._usage.purposes_for(request.meta)
         if not purposes:
             return None
-        origin = decision.origin
         reading = self._usage.for_robots(decision.entry, request.url, decision.user_agent,
                                          purposes)
         if not self._usage.needs_tdmrep(purposes) or (
@@ -80,8 +89,6 @@ class UsageGate:
         tdmrep = self._tdmrep_cache.get(origin)
         lookup = self._tdmrep_policy.lookup(tdmrep)
         if lookup is Lookup.FETCH:
-            if request.url == TDMREP_JSON.url(origin):  # the file itself, fetched by a user
-                return None
             return self._wait_and_decide(decision, reading, request)
         if lookup is Lookup.USE_AND_REFRESH:
             self._tdmrep.refresh(origin, request)
@@ -98,7 +105,7 @@ class UsageGate:
         ``"record"`` mode), and the download decides. Counts and logs nothing: refusing is
         :meth:`decide`'s."""
         purposes = self._usage.purposes
-        if not purposes or not self._enforced(request):
+        if not purposes or not self._enforced(request) or self._answers(request):
             return None
         reading = self._usage.for_robots(decision.entry, request.url, decision.user_agent,
                                          purposes)
@@ -109,6 +116,31 @@ class UsageGate:
                 return None
             reading = self._usage.with_tdmrep(reading, tdmrep, request.url)
         return reading if reading.refusal is not None else None
+
+    def _answers(self, request: Request) -> bool:
+        """Whether ``request`` is a spider's own request for the tdmrep.json the gate
+        fetches for the crawl's purposes."""
+        return self._fetches_tdmrep and answerable(request, urlparse_cached(request),
+                                                   TDMREP_JSON)
+
+    def _answer(self, origin: Origin, request: Request
+                ) -> Response | Coroutine[Any, Any, Response | None] | None:
+        """The gate's copy of the file for ``request``, once fetched."""
+        entry = self._tdmrep_cache.get(origin)
+        lookup = self._tdmrep_policy.lookup(entry)
+        if lookup is Lookup.FETCH:
+            return self._wait_and_answer(origin, request)
+        if lookup is Lookup.USE_AND_REFRESH:
+            self._tdmrep.refresh(origin, request)
+        assert entry is not None
+        return self._spider_requests.answer(origin, entry, request)
+
+    async def _wait_and_answer(self, origin: Origin, request: Request) -> Response | None:
+        """The spider's tdmrep.json request joins (or starts) the gate's fetch of it."""
+        entry = await self._tdmrep.entry(origin, request, handed=True)
+        if entry.summary == CLOSING:  # refused, as every request still waiting
+            self._refusals.closing(origin, request)
+        return self._spider_requests.answer(origin, entry, request)
 
     async def _wait_and_decide(self, decision: RequestDecision, reading: UsageReading,
                                request: Request) -> None:

@@ -130,6 +130,48 @@ def test_the_robots_txt_of_two_origins_each_fetched_once() -> None:
     assert r.stat("robotstxt/spider_requests_answered") == 2
 
 
+TDMREP = ('[{"location": "/private/*", "tdm-reservation": 1}, '
+          '{"location": "/.well-known/*", "tdm-reservation": 1}]')
+
+
+@pytest.mark.parametrize("order", ["tdmrep.json first", "page first", "together"])
+def test_a_spiders_tdmrep_json_request_is_answered_from_the_gates_fetch(order: str) -> None:
+    # A crawl declaring "tdm" fetches each origin's tdmrep.json; the spider asking for it
+    # too gets that copy. The file reserves its own location: it is a policy file,
+    # answered like robots.txt, never refused by what it says.
+    routes = {"/robots.txt": Reply(body="User-agent: *\nAllow: /\n"),
+              "/.well-known/tdmrep.json": Reply(body=TDMREP, delay=0.3)}
+    with LocalServer(routes) as s:
+        tdmrep, page, private = (s.url("/.well-known/tdmrep.json"), s.url("/a"),
+                                 s.url("/private/1"))
+        start, plan = {
+            "tdmrep.json first": ([tdmrep], {tdmrep: [page, private]}),
+            "page first": ([page], {page: [tdmrep, private]}),
+            "together": ([page, tdmrep, private], {}),
+        }[order]
+        r = crawl({"ROBOTS_POLICY_PURPOSES": ["tdm"]}, spider=Asks, start_urls=start,
+                  plan=plan)
+    assert s.hits("/.well-known/tdmrep.json") == 1
+    [answer] = answers(r, tdmrep)
+    assert (answer["status"], answer["body"], answer["flags"]) == (200, TDMREP.encode(),
+                                                                    ANSWERED)
+    assert r.stat("robots_policy/tdmrep/spider_requests_answered") == 1
+    assert (s.hits("/a"), s.hits("/private/1")) == (1, 0)  # the reservation obeyed
+    assert r.stat("robots_policy/usage/requests_refused/tdmrep.json/tdm") == 1
+
+
+def test_without_a_purpose_that_reads_it_the_spider_downloads_tdmrep_json_itself() -> None:
+    routes = {"/robots.txt": Reply(body="User-agent: *\nAllow: /\n"),
+              "/.well-known/tdmrep.json": Reply(body=TDMREP)}
+    with LocalServer(routes) as s:
+        r = crawl({"ROBOTS_POLICY_PURPOSES": ["search"]}, spider=Asks,
+                  start_urls=[s.url("/.well-known/tdmrep.json")])
+    assert s.hits("/.well-known/tdmrep.json") == 1
+    [answer] = answers(r, s.url("/.well-known/tdmrep.json"))
+    assert "robots_policy" not in answer["flags"]  # downloaded, not answered
+    assert r.stat("robots_policy/tdmrep/spider_requests_answered") == 0
+
+
 # -- what the fetch got, passed on -------------------------------------------------------------
 
 

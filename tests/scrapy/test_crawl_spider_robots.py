@@ -269,6 +269,21 @@ def test_another_process_is_answered_from_redis_without_a_fetch(
     assert r.stat("robotstxt/request_count") == 0
 
 
+def test_another_process_is_answered_its_tdmrep_json_from_redis_without_a_fetch(
+        redis_server: RedisServer) -> None:
+    shared = {"ROBOTS_POLICY_REDIS_URL": redis_server.url, "ROBOTS_POLICY_PURPOSES": ["tdm"]}
+    routes = {"/robots.txt": Reply(body="User-agent: *\nAllow: /\n"),
+              "/.well-known/tdmrep.json": Reply(body=TDMREP)}
+    with LocalServer(routes) as s:
+        crawl(shared, spider=Asks, start_urls=[s.url("/a")])
+        r = crawl(shared, spider=Asks, start_urls=[s.url("/.well-known/tdmrep.json")])
+    assert s.hits("/.well-known/tdmrep.json") == 1
+    [answer] = answers(r, s.url("/.well-known/tdmrep.json"))
+    assert (answer["status"], answer["body"], answer["flags"]) == (200, TDMREP.encode(),
+                                                                    ANSWERED)
+    assert r.stat("robots_policy/tdmrep/redis_shared") == 1
+
+
 def test_an_entry_shared_by_an_older_version_lets_the_spider_download_its_copy(
         redis_server: RedisServer) -> None:
     shared = {"ROBOTS_POLICY_REDIS_URL": redis_server.url}

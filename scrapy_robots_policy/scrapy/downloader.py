@@ -16,7 +16,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.utils.httpobj import urlparse_cached
 
 from scrapy_robots_policy.fetch.origin import Origin, Origins
-from scrapy_robots_policy.fetch.policy import CLOSING, CachedAnswer, Lookup, Policy
+from scrapy_robots_policy.fetch.policy import CachedAnswer, Policy
 from scrapy_robots_policy.fetch.verdict import CHECK_ONLY_META, VERDICT_META
 from scrapy_robots_policy.page.request import DECISION_META, RequestDecision
 from scrapy_robots_policy.scrapy.choose_cache import make_cache
@@ -69,7 +69,7 @@ class RobotsPolicyDownloaderMiddleware:
         # asked for it at once, rather than for a yes or no and then again for the line.
         self._needs_line = bool(settings.item_field or settings.purposes or settings.also_obey)
         self._origins = Origins()
-        self._spider_robots = SpiderRobotsRequests(crawler)
+        self._spider_robots = SpiderRobotsRequests(crawler, self._rounds, self._refusals)
         crawl_state(crawler).robots_middleware = self  # for spider code (.sitemaps)
         # Requests that the answers cached here refuse are refused before the scheduler.
         # Held here: Scrapy's signals keep only a weak reference to a handler.
@@ -96,11 +96,9 @@ class RobotsPolicyDownloaderMiddleware:
         origin = self._origins.of(request.url, parsed.scheme, parsed.netloc)
         if origin is None:  # data:, file:, or nothing a robots.txt could govern
             return None
-        entry = self._deciding_entry(origin, request)
+        entry = self._rounds.deciding_entry(origin, request)
         if answerable(request, parsed):  # fetched once, whoever asks
-            if entry is None:
-                return self._wait_and_answer(origin, request)
-            return self._spider_robots.answer(origin, entry, request)
+            return self._spider_robots.respond(origin, entry, request)
         if entry is None:
             return self._wait_and_judge(origin, request)
         return self._judge(origin, entry, request)
@@ -108,7 +106,7 @@ class RobotsPolicyDownloaderMiddleware:
     async def robots_entry(self, origin: Origin, request: Request) -> CachedAnswer:
         """What robots.txt says of ``origin`` now, fetched first if unknown (for spider
         code: :mod:`.sitemaps`); ``request`` is the one that asks."""
-        entry = self._deciding_entry(origin, request)
+        entry = self._rounds.deciding_entry(origin, request)
         return (entry if entry is not None
                 else await self._rounds.entry(origin, request, handed=True))
 
@@ -116,27 +114,9 @@ class RobotsPolicyDownloaderMiddleware:
         """This process's copy of ``origin``'s robots.txt, fresh or not, without a fetch."""
         return self._cache.get(origin)
 
-    def _deciding_entry(self, origin: Origin, request: Request) -> CachedAnswer | None:
-        """The entry that decides ``origin``'s requests now (an expired copy while it is
-        refreshed in the background), or ``None``: they wait for a fetch."""
-        entry = self._cache.get(origin)
-        lookup = self._policy.lookup(entry)
-        if lookup is Lookup.FETCH:
-            return None
-        if lookup is Lookup.USE_AND_REFRESH:
-            self._rounds.refresh(origin, request)  # the stale copy answers meanwhile
-        return entry
-
     async def _wait_and_judge(self, origin: Origin, request: Request) -> Response | None:
         then = self._judge(origin, await self._rounds.entry(origin, request), request)
         return await then if isinstance(then, Coroutine) else then
-
-    async def _wait_and_answer(self, origin: Origin, request: Request) -> Response | None:
-        """The spider's robots.txt request joins (or starts) the plugin's fetch of it."""
-        entry = await self._rounds.entry(origin, request, handed=True)
-        if entry.summary == CLOSING:  # refused, as every request still waiting
-            self._refusals.closing(origin, request)
-        return self._spider_robots.answer(origin, entry, request)
 
     def _judge(self, origin: Origin, entry: CachedAnswer, request: Request
                ) -> Response | Coroutine[Any, Any, Response | None] | None:

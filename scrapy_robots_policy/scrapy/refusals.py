@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 from scrapy.exceptions import IgnoreRequest
 
+from scrapy_robots_policy.fetch.document import ROBOTS_TXT, Document
 from scrapy_robots_policy.fetch.origin import robots_url
 from scrapy_robots_policy.fetch.policy import CLOSING
 
@@ -57,19 +58,28 @@ class Refusals:
                           "agent": verdict.user_agent}, extra=extra)
         raise IgnoreRequest(f"Forbidden by robots.txt: {verdict.reason}")
 
-    def closing(self, origin: Origin, request: Request) -> NoReturn:
-        """Refuse a request that no rule could refuse (a spider's request for the robots.txt
-        itself) but that still waited for its robots.txt when the crawl began closing:
-        counted and logged as the other requests waiting then, for a closing crawl sends no
-        more requests."""
-        self._stats.inc_value("robotstxt/forbidden")
-        self._stats.inc_value("robotstxt/forbidden/closing")
-        logger.debug("Forbidden by robots.txt: %(request)s (robots.txt of %(origin)s "
-                     "unreachable: %(why)s)", {"request": request, "origin": origin,
-                                               "why": CLOSING},
-                     extra={"spider": self._crawler.spider})
-        raise IgnoreRequest(f"Forbidden by robots.txt: {robots_url(origin)} unreachable "
-                            f"({CLOSING})")
+    def closing(self, origin: Origin, request: Request, document: Document = ROBOTS_TXT
+                ) -> NoReturn:
+        """Refuse a request that no rule could refuse (a spider's request for ``document``
+        itself) but that still waited for the plugin's fetch of it when the crawl began
+        closing, for a closing crawl sends no more requests. For robots.txt it is counted
+        and logged as the other requests waiting then; for another file, beside the
+        spider's other requests for it (``.../spider_requests_refused``)."""
+        extra = {"spider": self._crawler.spider}
+        if document is ROBOTS_TXT:
+            self._stats.inc_value("robotstxt/forbidden")
+            self._stats.inc_value("robotstxt/forbidden/closing")
+            logger.debug("Forbidden by robots.txt: %(request)s (robots.txt of %(origin)s "
+                         "unreachable: %(why)s)", {"request": request, "origin": origin,
+                                                   "why": CLOSING}, extra=extra)
+            raise IgnoreRequest(f"Forbidden by robots.txt: {robots_url(origin)} unreachable "
+                                f"({CLOSING})")
+        self._stats.inc_value(f"{document.stats}/spider_requests_refused")
+        logger.debug("Refused %(request)s: the %(file)s of %(origin)s was still being "
+                     "fetched (%(why)s)", {"request": request, "file": document.name,
+                                           "origin": origin, "why": CLOSING}, extra=extra)
+        raise IgnoreRequest(f"Refused: the {document.name} of {origin} was still being "
+                            f"fetched ({CLOSING})")
 
     def usage(self, decision: RequestDecision, request: Request, enforce: bool) -> None:
         """Refuse ``request`` for the purpose its origin's signals refuse (``decision``'s

@@ -81,6 +81,17 @@ class FetchRounds:
             self._start(origin, request, _Round([waiter], handed))
         return await maybe_deferred_to_future(waiter)
 
+    def deciding_entry(self, origin: Origin, request: Request) -> CachedAnswer | None:
+        """The entry that decides ``origin``'s requests now (an expired copy while it is
+        refreshed in the background), or ``None``: they wait for a fetch (:meth:`entry`)."""
+        entry = self._cache.get(origin)
+        lookup = self._policy.lookup(entry)
+        if lookup is Lookup.FETCH:
+            return None
+        if lookup is Lookup.USE_AND_REFRESH:
+            self.refresh(origin, request)  # the stale copy answers meanwhile
+        return entry
+
     def refresh(self, origin: Origin, request: Request) -> None:
         """Refetch ``origin``'s robots.txt in the background, unless a round is on."""
         if origin not in self._rounds:

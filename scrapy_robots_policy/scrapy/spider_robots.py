@@ -11,11 +11,13 @@ and the rules obeyed are the same either way.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any
 
 from scrapy.http import TextResponse
 
 from scrapy_robots_policy.fetch.document import ROBOTS_TXT, Document
+from scrapy_robots_policy.fetch.policy import CLOSING
 from scrapy_robots_policy.fetch.verdict import CHECK_ONLY_META
 from scrapy_robots_policy.usage.policy import CHECK_PURPOSES_META
 
@@ -23,10 +25,12 @@ if TYPE_CHECKING:
     from urllib.parse import ParseResult
 
     from scrapy.crawler import Crawler
-    from scrapy.http import Request
+    from scrapy.http import Request, Response
 
     from scrapy_robots_policy.fetch.origin import Origin
     from scrapy_robots_policy.fetch.policy import CachedAnswer
+    from scrapy_robots_policy.scrapy.refusals import Refusals
+    from scrapy_robots_policy.scrapy.rounds import FetchRounds
 
 # The downloader middleware's own logger name, which log filters already use.
 logger = logging.getLogger("scrapy_robots_policy.downloader")
@@ -52,12 +56,29 @@ def answerable(request: Request, parsed: ParseResult, document: Document = ROBOT
 
 class SpiderRobotsRequests:
     """Answers, counts and logs a spider's requests for ``document`` (robots.txt, or
-    tdmrep.json) from the plugin's entries of it."""
+    tdmrep.json) from the plugin's entries of it, fetched by ``rounds``."""
 
-    def __init__(self, crawler: Crawler, document: Document = ROBOTS_TXT) -> None:
+    def __init__(self, crawler: Crawler, rounds: FetchRounds, refusals: Refusals,
+                 document: Document = ROBOTS_TXT) -> None:
         self._crawler = crawler
         self._stats = crawler.stats
+        self._rounds = rounds
+        self._refusals = refusals
         self._document = document
+
+    def respond(self, origin: Origin, entry: CachedAnswer | None, request: Request
+                ) -> Response | Coroutine[Any, Any, Response | None] | None:
+        """The answer to ``request`` from ``entry``, the rounds' deciding entry; with none
+        yet, once the fetch in flight (joined, or started) settles."""
+        if entry is None:
+            return self._answer_when_fetched(origin, request)
+        return self.answer(origin, entry, request)
+
+    async def _answer_when_fetched(self, origin: Origin, request: Request) -> Response | None:
+        entry = await self._rounds.entry(origin, request, handed=True)
+        if entry.summary == CLOSING:  # refused, as every request still waiting
+            self._refusals.closing(origin, request, self._document)
+        return self.answer(origin, entry, request)
 
     def answer(self, origin: Origin, entry: CachedAnswer, request: Request
                ) -> TextResponse | None:

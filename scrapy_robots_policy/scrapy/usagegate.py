@@ -22,7 +22,7 @@ from scrapy.utils.httpobj import urlparse_cached
 from scrapy_robots_policy.cache.memory import LRUCache, MemoryCache
 from scrapy_robots_policy.fetch.document import TDMREP_JSON
 from scrapy_robots_policy.fetch.origin import Origin
-from scrapy_robots_policy.fetch.policy import CLOSING, Lookup, Policy
+from scrapy_robots_policy.fetch.policy import Lookup, Policy
 from scrapy_robots_policy.fetch.verdict import CHECK_ONLY_META
 from scrapy_robots_policy.scrapy.choose_cache import make_cache
 from scrapy_robots_policy.scrapy.download import RobotsDownload
@@ -66,7 +66,8 @@ class UsageGate:
             RobotsDownload(crawler, settings, priority, TDMREP_JSON.stats))
         self._reported: LRUCache[tuple[Origin, str], bool] = LRUCache(_REPORTED_PROBLEMS)
         self._ignored = IgnoredLabels(crawler, logger)
-        self._spider_requests = SpiderRobotsRequests(crawler, TDMREP_JSON)
+        self._spider_requests = SpiderRobotsRequests(crawler, self._tdmrep, refusals,
+                                                     TDMREP_JSON)
 
     def judge(self, decision: RequestDecision, request: Request
               ) -> Response | Coroutine[Any, Any, Response | None] | None:
@@ -76,7 +77,8 @@ class UsageGate:
         not content, like robots.txt."""
         origin = decision.origin
         if self._answers(request):
-            return self._answer(origin, request)
+            return self._spider_requests.respond(
+                origin, self._tdmrep.deciding_entry(origin, request), request)
         purposes = self._usage.purposes_for(request.meta)
         if not purposes:
             return None
@@ -86,13 +88,9 @@ class UsageGate:
                 reading.refusal is not None and self._enforced(request)):
             self.decide(decision, reading, request)  # refused already: tdmrep.json can wait
             return None
-        tdmrep = self._tdmrep_cache.get(origin)
-        lookup = self._tdmrep_policy.lookup(tdmrep)
-        if lookup is Lookup.FETCH:
+        tdmrep = self._tdmrep.deciding_entry(origin, request)
+        if tdmrep is None:
             return self._wait_and_decide(decision, reading, request)
-        if lookup is Lookup.USE_AND_REFRESH:
-            self._tdmrep.refresh(origin, request)
-        assert tdmrep is not None
         self.decide(decision, self._usage.with_tdmrep(reading, tdmrep, request.url), request)
         return None
 
@@ -122,25 +120,6 @@ class UsageGate:
         fetches for the crawl's purposes."""
         return self._fetches_tdmrep and answerable(request, urlparse_cached(request),
                                                    TDMREP_JSON)
-
-    def _answer(self, origin: Origin, request: Request
-                ) -> Response | Coroutine[Any, Any, Response | None] | None:
-        """The gate's copy of the file for ``request``, once fetched."""
-        entry = self._tdmrep_cache.get(origin)
-        lookup = self._tdmrep_policy.lookup(entry)
-        if lookup is Lookup.FETCH:
-            return self._wait_and_answer(origin, request)
-        if lookup is Lookup.USE_AND_REFRESH:
-            self._tdmrep.refresh(origin, request)
-        assert entry is not None
-        return self._spider_requests.answer(origin, entry, request)
-
-    async def _wait_and_answer(self, origin: Origin, request: Request) -> Response | None:
-        """The spider's tdmrep.json request joins (or starts) the gate's fetch of it."""
-        entry = await self._tdmrep.entry(origin, request, handed=True)
-        if entry.summary == CLOSING:  # refused, as every request still waiting
-            self._refusals.closing(origin, request)
-        return self._spider_requests.answer(origin, entry, request)
 
     async def _wait_and_decide(self, decision: RequestDecision, reading: UsageReading,
                                request: Request) -> None:

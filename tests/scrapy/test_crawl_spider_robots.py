@@ -235,6 +235,23 @@ def test_still_waiting_when_the_crawl_closes_it_is_refused_as_the_pages_are() ->
     assert r.seconds < 30  # not the 60 s of patience
 
 
+def test_a_tdmrep_json_request_still_waiting_when_the_crawl_closes_is_refused() -> None:
+    routes = {"/robots.txt": Reply(body="User-agent: *\nAllow: /\n"),
+              "/.well-known/tdmrep.json": Reply(503)}
+    with LocalServer(routes) as s:
+        tdmrep = s.url("/.well-known/tdmrep.json")
+        r = crawl({"ROBOTS_POLICY_PURPOSES": ["tdm"], "ROBOTS_POLICY_RETRY_PATIENCE": 60,
+                   "ROBOTS_POLICY_RETRY_BACKOFF": 1, "CLOSESPIDER_TIMEOUT": 2},
+                  spider=Asks, start_urls=[tdmrep], timeout=120)
+    assert r.stat("finish_reason") == "closespider_timeout"
+    assert s.hits("/.well-known/tdmrep.json") == r.stat("robots_policy/tdmrep/request_count")
+    assert r.stat("robots_policy/tdmrep/spider_requests_refused") == 1
+    assert r.stat(f"test/failed/{tdmrep}") == 1
+    assert log_lines(r, rf"^DEBUG .*Refused <GET {tdmrep}>: the tdmrep.json of "
+                        r"http://127\.0\.0\.1:\d+ was still being fetched")
+    assert r.seconds < 30  # not the 60 s of patience
+
+
 def test_dont_obey_robotstxt_downloads_the_spiders_copy_itself() -> None:
     with LocalServer({"/robots.txt": Reply(body=ROBOTS)}) as s:
         r = crawl(spider=Asks, start_urls=[s.url("/robots.txt")],

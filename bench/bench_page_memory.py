@@ -101,12 +101,20 @@ def _crawl(conn: Any, urls: list[str], spider: str, middleware: bool, concurrenc
 def crawl_peak(urls: list[str], spider: str, middleware: bool, concurrency: int
                ) -> tuple[int, int, int]:
     """Peak RSS (KiB on Linux), items and pages the middleware read, of one fresh crawl."""
+    result: tuple[int, int, int] = _in_fresh_process(_crawl, urls, spider, middleware,
+                                                     concurrency)
+    return result
+
+
+def _in_fresh_process(target: Any, *args: Any) -> Any:
+    """What ``target(conn, *args)`` sends back, run in a spawned process: it inherits
+    nothing from this one, so its peak is its own work's."""
     ctx = multiprocessing.get_context("spawn")
     parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_crawl, args=(child, urls, spider, middleware, concurrency))
+    proc = ctx.Process(target=target, args=(child, *args))
     proc.start()
     child.close()
-    result: tuple[int, int, int] = parent.recv()
+    result = parent.recv()
     proc.join()
     return result
 
@@ -151,15 +159,8 @@ def read_costs(body: bytes) -> str:
     """What reading one page adds to a fresh process's peak, per reader."""
     if not os.path.exists("/proc/self/clear_refs"):
         return "one page read alone: not measured (no /proc/self/clear_refs here)"
-    ctx = multiprocessing.get_context("spawn")
-    costs = []
-    for reader in ("libxml2", "middleware", "parsel"):
-        parent, child = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=_one_read, args=(child, body, reader))
-        proc.start()
-        child.close()
-        costs.append(f"{reader} +{parent.recv() / 1024:.1f} MB")
-        proc.join()
+    costs = [f"{reader} +{_in_fresh_process(_one_read, body, reader) / 1024:.1f} MB"
+             for reader in ("libxml2", "middleware", "parsel")]
     return ("one page read alone, added to the peak: " + ", ".join(costs)
             + " (libxml2: parsed as parsel does, nothing read)")
 

@@ -72,15 +72,15 @@ class SpiderRobotsRequests:
         yet, once the fetch in flight (joined, or started) settles."""
         if entry is None:
             return self._answer_when_fetched(origin, request)
-        return self.answer(origin, entry, request)
+        return self._answer(origin, entry, request)
 
     async def _answer_when_fetched(self, origin: Origin, request: Request) -> Response | None:
         entry = await self._rounds.entry(origin, request, handed=True)
         if entry.summary == CLOSING:  # refused, as every request still waiting
             self._refusals.closing(origin, request, self._document)
-        return self.answer(origin, entry, request)
+        return self._answer(origin, entry, request)
 
-    def answer(self, origin: Origin, entry: CachedAnswer, request: Request
+    def _answer(self, origin: Origin, entry: CachedAnswer, request: Request
                ) -> TextResponse | None:
         """The response ``entry`` gives ``request``: the status of the fetch's last answer
         (after its redirects) with its body as kept (2xx only, at most the size cap), at

@@ -14,6 +14,7 @@ import multiprocessing
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -158,12 +159,19 @@ def _crawl_in_child(conn: Any, spider_cls: type, settings: dict[str, Any],
         def emit(self, record: logging.LogRecord) -> None:
             records.append(f"{record.levelname} {record.name}: {record.getMessage()}")
 
+    items: list[dict[str, Any]] = []
+
+    def report_when_stuck(*_: Any) -> None:
+        """Answer RunningCrawl.result's timeout with the log so far and where the crawl
+        stands, so that a crawl that never ends says why."""
+        conn.send(CrawlResult(items, {}, "\n".join([*records, _where_stuck()]), 0.0))
+
+    signal.signal(signal.SIGUSR1, report_when_stuck)
     try:
         from scrapy import signals
         from scrapy.crawler import CrawlerProcess
         from scrapy.settings import default_settings
 
-        items: list[dict[str, Any]] = []
         base = {"LOG_LEVEL": "DEBUG", "TELNETCONSOLE_ENABLED": False,
                 "LOG_INSTALL_ROOT_HANDLER": False}
         # Scrapy 2.19 deprecates the argument for the setting; 2.13 knows only the argument.
@@ -190,6 +198,31 @@ def _crawl_in_child(conn: Any, spider_cls: type, settings: dict[str, Any],
         conn.close()
 
 
+def _where_stuck() -> str:
+    """Every thread's stack, every asyncio task's chain of awaits (a task's own stack shows
+    only its outer coroutine), and the reactor's delayed calls."""
+    import asyncio
+
+    from twisted.internet import reactor
+
+    lines = []
+    for ident, frame in sys._current_frames().items():
+        lines += [f"--- thread {ident}", *traceback.format_stack(frame)]
+    loop = asyncio._get_running_loop()
+    for task in asyncio.all_tasks(loop) if loop is not None else ():
+        lines.append(f"--- {task!r}")
+        awaited: Any = task.get_coro()
+        while awaited is not None:
+            frame = getattr(awaited, "cr_frame", None) or getattr(awaited, "gi_frame", None)
+            if frame is not None:
+                lines.append(f"  {frame.f_code.co_filename}:{frame.f_lineno} "
+                             f"{frame.f_code.co_name}")
+            awaited = getattr(awaited, "cr_await", None) or getattr(awaited, "gi_yieldfrom",
+                                                                      None)
+    lines += ["--- delayed calls", *map(repr, reactor.getDelayedCalls())]  # type: ignore[attr-defined]
+    return "\n".join(lines)
+
+
 def run_crawl(spider_cls: type, settings: dict[str, Any] | None = None, timeout: float = 90,
               **spider_kwargs: Any) -> CrawlResult:
     """Run one real Scrapy crawl of ``spider_cls`` in a forked child; return what it did."""
@@ -213,8 +246,11 @@ class RunningCrawl:
 
     def result(self, timeout: float = 90) -> CrawlResult:
         if not self.conn.poll(timeout):
+            os.kill(self.proc.pid, signal.SIGUSR1)  # the child answers where it stands
+            stuck = self.conn.recv().log if self.conn.poll(10) else "(no answer)"
             self.proc.kill()
-            raise TimeoutError(f"crawl did not finish within {timeout} s")
+            raise TimeoutError(f"crawl did not finish within {timeout} s; its log, then "
+                               f"where it stood:\n{stuck[-20000:]}")
         result: CrawlResult = self.conn.recv()
         self.proc.join(10)
         if not result.stats:

@@ -275,6 +275,18 @@ class RedisStore:
         await self.client.aclose()
 
 
+async def stop_reading(reader: asyncio.Future[None]) -> None:
+    """End ``reader``, a task reading a subscription in a loop that its owner has already
+    told to stop: cancelled, and waited for no longer than two socket timeouts.
+
+    The loop's own check is what ends it for sure. On Python 3.10 and 3.11 a cancellation
+    that lands as redis-py sends a command (``asyncio.wait_for`` with a socket timeout) is
+    lost: ``wait_for`` returns the command's result instead (CPython gh-86296, fixed in
+    3.12). The reader then reads on, and a close that only waited for it never ended."""
+    reader.cancel()
+    await asyncio.wait([reader], timeout=2 * SOCKET_TIMEOUT)
+
+
 def encode(entry: CachedAnswer) -> dict[str, bytes | str]:
     """The fields stored for an entry: the body rather than the parsed rules."""
     if entry.rules is RobotsTxt.allow_all() and entry.body is not None:

@@ -6,6 +6,7 @@ document's name when it is not robots.txt). A waiter registers, makes sure
 the subscription is live, and only then asks Redis again, so no write can fall between
 its look and its wait. A lost subscription wakes every waiter (they look again) and is
 opened anew by the next wait; when it cannot be, waiters poll as they did before.
+Closed, it subscribes no more.
 """
 
 from __future__ import annotations
@@ -15,7 +16,12 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
-from scrapy_robots_policy.cache.redis_store import ERRORS, SOCKET_TIMEOUT, RedisStore
+from scrapy_robots_policy.cache.redis_store import (
+    ERRORS,
+    SOCKET_TIMEOUT,
+    RedisStore,
+    stop_reading,
+)
 from scrapy_robots_policy.fetch.origin import Origin
 
 
@@ -27,6 +33,7 @@ class Wakeups:
         self._waiting: dict[str, set[asyncio.Future[None]]] = {}
         self._ready: asyncio.Future[bool] | None = None
         self._reader: asyncio.Task[None] | None = None
+        self._closed = False
 
     @contextlib.contextmanager
     def watch(self, origin: Origin) -> Iterator[asyncio.Future[None]]:
@@ -44,18 +51,21 @@ class Wakeups:
 
     async def listening(self) -> bool:
         """Whether writes reach this process now (subscribing if it does not yet)."""
+        if self._closed:
+            return False
         if self._reader is None:
             self._ready = asyncio.get_running_loop().create_future()
             self._reader = asyncio.ensure_future(self._read(self._ready))
-        assert self._ready is not None
-        with contextlib.suppress(asyncio.TimeoutError):
-            return await asyncio.wait_for(asyncio.shield(self._ready), 2 * SOCKET_TIMEOUT)
-        return False
+        ready = self._ready
+        assert ready is not None
+        # asyncio.wait, not wait_for: a cancellation of the waiting claim is never lost.
+        done, _ = await asyncio.wait([ready], timeout=2 * SOCKET_TIMEOUT)
+        return bool(done) and ready.result()
 
     async def _read(self, ready: asyncio.Future[bool]) -> None:
         try:
             async with self._store.subscription(self._store.channel) as pubsub:
-                while True:
+                while not self._closed:
                     message = await pubsub.get_message(timeout=SOCKET_TIMEOUT)
                     if message is None:
                         continue
@@ -79,7 +89,6 @@ class Wakeups:
                 woken.set_result(None)
 
     async def close(self) -> None:
+        self._closed = True
         if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, *ERRORS):
-                await self._reader
+            await stop_reading(self._reader)

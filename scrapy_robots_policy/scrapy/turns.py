@@ -21,7 +21,6 @@ Redis's clock) and the slot asks again until it is due.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import time
@@ -30,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
 
-from scrapy_robots_policy.cache.redis_store import ERRORS, SOCKET_TIMEOUT
+from scrapy_robots_policy.cache.redis_store import ERRORS, SOCKET_TIMEOUT, stop_reading
 from scrapy_robots_policy.fetch.origin import Origin, origin_of
 
 if TYPE_CHECKING:
@@ -65,6 +64,7 @@ class ClusterTurns:
         self._tasks: set[asyncio.Future[None]] = set()  # the loop keeps weak references
         self._listeners: list[Callable[[Origin, float], None]] = []
         self._reader: asyncio.Future[None] | None = None
+        self._closed = False
         self._sender = os.urandom(6).hex()  # this process's own announcements are skipped
         crawler.signals.connect(self._spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self._spider_closed, signal=signals.spider_closed)
@@ -138,10 +138,10 @@ class ClusterTurns:
     async def _read_pauses(self) -> None:
         """Listen for the pauses of the other processes while the spider runs; a lost
         connection is opened again after a while."""
-        while True:
+        while not self._closed:
             try:
                 async with self._store.subscription(self._store.pause_channel) as pubsub:
-                    while True:
+                    while not self._closed:
                         message = await pubsub.get_message(timeout=SOCKET_TIMEOUT)
                         if message is not None and message["type"] == "message":
                             self._announced(message["data"])
@@ -171,8 +171,7 @@ class ClusterTurns:
             self._reader = asyncio.ensure_future(self._read_pauses())
 
     async def _spider_closed(self, spider: Any = None) -> None:
+        self._closed = True
         if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, *ERRORS):
-                await self._reader
+            await stop_reading(self._reader)
             self._reader = None

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from scrapy import Request, Spider
 
-from scrapy_robots_policy.cache.redis_store import RedisStore, decode, encode
+from scrapy_robots_policy.cache.redis_store import SOCKET_TIMEOUT, RedisStore, decode, encode
+from scrapy_robots_policy.cache.wakeups import Wakeups
 from scrapy_robots_policy.fetch.document import TDMREP_JSON
 from scrapy_robots_policy.fetch.origin import origin_of
 from scrapy_robots_policy.fetch.policy import CachedAnswer
@@ -285,6 +286,39 @@ def test_one_lease_holder_at_a_time_and_its_answer_ends_the_wait(
             await store.close()
 
     assert asyncio.run(scenario()) == ["lease", "wait", "not b's", "renewed by a", "fresh"]
+
+
+def test_a_closed_subscription_ends_whenever_the_close_comes(redis_server: RedisServer) -> None:
+    """Closed at every moment of its subscribing, a process's subscription ends within the
+    close's bound and leaves no subscriber behind. On Python 3.10 and 3.11 a cancellation
+    that lands as redis-py sends SUBSCRIBE is lost (asyncio.wait_for, CPython gh-86296):
+    a close that only cancelled its reader then waited for good, and the crawl never
+    ended (a scrapy-redis worker's close, seen in CI)."""
+
+    async def scenario() -> tuple[list[float], int]:
+        store = RedisStore(redis_server.url)
+        took = []
+        try:
+            for n in range(40):  # 0 to 8 ms after the subscribing begins
+                wakeups = Wakeups(store)
+                listening = asyncio.ensure_future(wakeups.listening())
+                await asyncio.sleep(n * 0.0002)
+                started = time.monotonic()
+                closing = asyncio.ensure_future(wakeups.close())
+                await asyncio.wait([closing, listening], timeout=10)
+                took.append(time.monotonic() - started if closing.done() else float("inf"))
+            for _ in range(100):  # the server drops a closed connection a moment later
+                subscribers = (await store.client.pubsub_numsub(store.channel))[0][1]
+                if not subscribers:
+                    break
+                await asyncio.sleep(0.01)
+            return took, subscribers
+        finally:
+            await store.close()
+
+    took, subscribers = asyncio.run(scenario())
+    assert max(took) <= 2 * SOCKET_TIMEOUT + 0.5, took
+    assert subscribers == 0
 
 
 def test_fixed_outcomes_and_times_survive_the_round_trip() -> None:

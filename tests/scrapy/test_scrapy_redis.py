@@ -11,6 +11,7 @@ what entered the shared queue.
 from __future__ import annotations
 
 import itertools
+import time
 from typing import Any
 
 from scrapy import Request
@@ -39,6 +40,14 @@ class Worker(RedisSpider):  # type: ignore[misc]
     name = "worker"
     redis_batch_size = 1
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # scrapy-redis starts its idle clock when its module is imported (a class
+        # attribute): in these forked workers, when pytest collected this file. A worker
+        # whose first idle finds no start URL left would close at once, before taking its
+        # share of the queue. Started here, as in a worker started for the job.
+        self.spider_idle_start_time = int(time.time())
+
     def parse(self, response: Any) -> Any:
         path = "/" + response.url.split("/", 3)[3]
         yield {"url": response.url}
@@ -64,12 +73,10 @@ def worker_settings(redis_url: str) -> dict[str, Any]:
         "SCHEDULER_PERSIST": True,  # a worker that stops must not empty the others' queue
         "SCHEDULER_QUEUE_CLASS": f"{__name__}.RecordingQueue",
         "REDIS_URL": redis_url,
-        "MAX_IDLE_TIME_BEFORE_CLOSE": 1,
-        # A RedisSpider waits for start URLs forever; the idle close above ends it within
-        # seconds, and this bounds a worker that never goes idle (seen once in about five
-        # full runs on Scrapy 2.13): its held requests are then refused and counted, so
-        # the assertions below still tell a lost page from a slow close.
-        "CLOSESPIDER_TIMEOUT": 40,
+        # A RedisSpider waits for start URLs forever; this closes it once idle. Counted in
+        # whole seconds of the clock: 1 would close a worker that had just taken a start
+        # URL whenever a second began between its look and its count.
+        "MAX_IDLE_TIME_BEFORE_CLOSE": 2,
         "CONCURRENT_REQUESTS": 2,
         "RETRY_ENABLED": False,
     }

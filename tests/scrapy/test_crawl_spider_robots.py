@@ -272,33 +272,24 @@ def test_a_robots_txt_with_a_query_is_a_page_like_any_other() -> None:
 # -- shared through Redis -----------------------------------------------------------------------
 
 
+@pytest.mark.parametrize(("path", "body", "purposes", "stats"), [
+    ("/robots.txt", ROBOTS, [], "robotstxt"),
+    ("/.well-known/tdmrep.json", TDMREP, ["tdm"], "robots_policy/tdmrep"),
+])
 def test_another_process_is_answered_from_redis_without_a_fetch(
-        redis_server: RedisServer) -> None:
-    shared = {"ROBOTS_POLICY_REDIS_URL": redis_server.url}
-    with LocalServer({"/robots.txt": Reply(body=ROBOTS)}) as s:
-        crawl(shared, spider=Asks, start_urls=[s.url("/a")])
-        r = crawl(shared, spider=Asks, start_urls=[s.url("/robots.txt")])
-    assert s.hits("/robots.txt") == 1
-    [answer] = answers(r, s.url("/robots.txt"))
-    assert (answer["status"], answer["body"], answer["flags"]) == (200, ROBOTS.encode(),
-                                                                   ANSWERED)
-    assert r.stat("robotstxt/redis_shared") == 1
-    assert r.stat("robotstxt/request_count") == 0
-
-
-def test_another_process_is_answered_its_tdmrep_json_from_redis_without_a_fetch(
-        redis_server: RedisServer) -> None:
-    shared = {"ROBOTS_POLICY_REDIS_URL": redis_server.url, "ROBOTS_POLICY_PURPOSES": ["tdm"]}
-    routes = {"/robots.txt": Reply(body="User-agent: *\nAllow: /\n"),
-              "/.well-known/tdmrep.json": Reply(body=TDMREP)}
+        redis_server: RedisServer, path: str, body: str, purposes: list[str],
+        stats: str) -> None:
+    shared = {"ROBOTS_POLICY_REDIS_URL": redis_server.url, "ROBOTS_POLICY_PURPOSES": purposes}
+    routes = {"/robots.txt": Reply(body=ROBOTS), path: Reply(body=body)}
     with LocalServer(routes) as s:
         crawl(shared, spider=Asks, start_urls=[s.url("/a")])
-        r = crawl(shared, spider=Asks, start_urls=[s.url("/.well-known/tdmrep.json")])
-    assert s.hits("/.well-known/tdmrep.json") == 1
-    [answer] = answers(r, s.url("/.well-known/tdmrep.json"))
-    assert (answer["status"], answer["body"], answer["flags"]) == (200, TDMREP.encode(),
-                                                                    ANSWERED)
-    assert r.stat("robots_policy/tdmrep/redis_shared") == 1
+        r = crawl(shared, spider=Asks, start_urls=[s.url(path)])
+    assert s.hits(path) == 1
+    [answer] = answers(r, s.url(path))
+    assert (answer["status"], answer["body"], answer["flags"]) == (200, body.encode(),
+                                                                   ANSWERED)
+    assert r.stat(f"{stats}/redis_shared") == 1
+    assert r.stat(f"{stats}/request_count") == 0
 
 
 def test_an_entry_shared_by_an_older_version_lets_the_spider_download_its_copy(

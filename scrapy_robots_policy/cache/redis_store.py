@@ -252,7 +252,8 @@ class RedisStore:
             yield pubsub
         finally:
             with contextlib.suppress(*ERRORS):
-                await pubsub.aclose()  # type: ignore[no-untyped-call]
+                # Typed from redis-py 8.2 on, untyped before (and 8.2 needs Python 3.11).
+                await pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]
                 await client.aclose()
 
     def subscriber(self) -> Redis:

@@ -40,6 +40,8 @@ class PaceSettings:
     backoff: bool = True  # ROBOTS_POLICY_SITE_BACKOFF
     backoff_statuses: frozenset[int] = frozenset({429, 503})
     backoff_max: float = 300.0  # ROBOTS_POLICY_SITE_BACKOFF_MAX
+    max_pauses: int = 5  # ROBOTS_POLICY_SITE_BACKOFF_MAX_PAUSES: in a row, then given up
+    max_pause_time: float = 600.0  # ROBOTS_POLICY_SITE_BACKOFF_MAX_PAUSE_TIME: likewise
     max_origins: int = 10_000  # ROBOTS_POLICY_MAX_ORIGINS: states kept before pruning
 
 

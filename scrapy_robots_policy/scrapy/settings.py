@@ -51,6 +51,8 @@ class RobotsPolicySettings:
     site_backoff: bool = True
     site_backoff_statuses: frozenset[int] = frozenset({429, 503})
     site_backoff_max: float = 300.0
+    site_backoff_max_pauses: int = 5
+    site_backoff_max_pause_time: float = 600.0
     # Which user agent the rules are read for (scrapy/useragent.py).
     robotstxt_user_agent: str | None = None  # ROBOTSTXT_USER_AGENT
     default_headers_user_agent: str | None = None  # User-Agent in DEFAULT_REQUEST_HEADERS
@@ -126,6 +128,10 @@ class RobotsPolicySettings:
                 lambda name: _statuses(settings.getlist(name, sorted(d.site_backoff_statuses))),
                 "a list of HTTP status codes (100 to 599)"),
             site_backoff_max=r.seconds("ROBOTS_POLICY_SITE_BACKOFF_MAX", d.site_backoff_max),
+            site_backoff_max_pauses=r.count("ROBOTS_POLICY_SITE_BACKOFF_MAX_PAUSES",
+                                            d.site_backoff_max_pauses),
+            site_backoff_max_pause_time=r.seconds("ROBOTS_POLICY_SITE_BACKOFF_MAX_PAUSE_TIME",
+                                                  d.site_backoff_max_pause_time),
             robotstxt_user_agent=settings.get("ROBOTSTXT_USER_AGENT") or None,
             default_headers_user_agent=r.read(
                 "DEFAULT_REQUEST_HEADERS",
@@ -159,7 +165,8 @@ class RobotsPolicySettings:
             crawl_delay=self.crawl_delay, max_crawl_delay=self.max_crawl_delay,
             download_delay=self.download_delay if shared else 0.0,
             backoff=self.site_backoff, backoff_statuses=self.site_backoff_statuses,
-            backoff_max=self.site_backoff_max, max_origins=self.max_origins)
+            backoff_max=self.site_backoff_max, max_pauses=self.site_backoff_max_pauses,
+            max_pause_time=self.site_backoff_max_pause_time, max_origins=self.max_origins)
 
     @property
     def enforce_usage(self) -> bool:

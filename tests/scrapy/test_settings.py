@@ -90,6 +90,8 @@ def test_the_settings_page_documents_every_setting_with_its_real_default() -> No
         "ROBOTS_POLICY_SITE_BACKOFF": defaults.site_backoff,
         "ROBOTS_POLICY_SITE_BACKOFF_STATUSES": sorted(defaults.site_backoff_statuses),
         "ROBOTS_POLICY_SITE_BACKOFF_MAX": defaults.site_backoff_max,
+        "ROBOTS_POLICY_SITE_BACKOFF_MAX_PAUSES": defaults.site_backoff_max_pauses,
+        "ROBOTS_POLICY_SITE_BACKOFF_MAX_PAUSE_TIME": defaults.site_backoff_max_pause_time,
         "ROBOTS_POLICY_DIRECTIVES_OBEY": defaults.directives_obey,
         "ROBOTS_POLICY_DROP_NOINDEX": defaults.drop_noindex,
         "ROBOTS_POLICY_OBEY_NOFOLLOW": defaults.obey_nofollow,
